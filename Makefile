@@ -1,0 +1,31 @@
+# The few commands a user types. Every target sets up what it needs first.
+PY := .venv/bin/python
+STAMP := .venv/.installed
+
+.PHONY: run test bench soak venv clean
+
+venv: $(STAMP)
+
+# torch is pinned and installed first: that pin is a local CPU build here, any
+# other request would pull gigabytes of CUDA wheels.
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m pipeline experiment=smoke
+
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2 tests
+
+bench: $(STAMP)
+	$(PY) -m workers.bench
+
+soak: $(STAMP)
+	$(PY) -m workers.soak --random-games 2000 --beam-games 100
+
+clean:
+	rm -rf .venv .cache
