@@ -1,0 +1,159 @@
+"""Archives of the search and the paper's metrics.
+
+The real archive is a ribs GridArchive. The surrogate archive of the inner loop receives
+100,000 batches of 10 per outer iteration; ribs' `add` costs about 2 ms a call (input
+validation, numpy-groupies aggregation), which alone would take 200 s, so the inner loop uses
+`SurrogateGrid`, a minimal numpy grid with exactly ribs' cell mapping and insertion rule
+(tests/pipeline/test_archives.py checks the two agree), and hands its elites over as a ribs
+archive at the end.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from ribs.archives import GridArchive
+
+OBJECTIVE_RANGE = (-30.0, 30.0)
+
+
+@dataclass(frozen=True)
+class GridSpec:
+    dims: tuple[int, int] = (40, 40)
+    ranges: tuple[tuple[float, float], tuple[float, float]] = ((5.0, 15.0), (1.0, 7.0))
+    epsilon: float = 1e-6  # ribs' default, kept so both archives map measures identically
+
+    @classmethod
+    def from_config(cls, cfg) -> "GridSpec":
+        return cls(dims=tuple(int(d) for d in cfg.dims),
+                   ranges=tuple((float(lo), float(hi)) for lo, hi in cfg.ranges))
+
+    @property
+    def cells(self) -> int:
+        return int(np.prod(self.dims))
+
+
+def make_archive(spec: GridSpec, solution_dim: int, n_targets: int = 12) -> GridArchive:
+    """A ribs archive whose elites carry their evaluation id and all targets.
+
+    threshold_min = -inf and learning_rate = 1 (ribs defaults) give the classic MAP-Elites
+    rule the protocol asks for: a newcomer replaces an elite only if its objective is
+    strictly higher; among newcomers to one cell the first best of the batch wins.
+    """
+    return GridArchive(solution_dim=solution_dim, dims=list(spec.dims), ranges=list(spec.ranges),
+                       epsilon=spec.epsilon, solution_dtype=np.int16,
+                       extra_fields={"eval_id": ((), np.int64),
+                                     "targets": ((n_targets,), np.float64)})
+
+
+def archive_arrays(archive: GridArchive) -> dict[str, np.ndarray]:
+    """Elites sorted by cell index: a canonical form, independent of insertion history."""
+    data = archive.data()
+    order = np.argsort(data["index"], kind="stable")
+    return {k: np.asarray(data[k])[order]
+            for k in ("index", "solution", "objective", "measures", "eval_id", "targets")}
+
+
+def restore_archive(archive: GridArchive, arrays: dict[str, np.ndarray]) -> GridArchive:
+    """Refill an empty archive with saved elites (one per cell, so every one goes in)."""
+    archive.clear()
+    if len(arrays["index"]):
+        archive.add(arrays["solution"], arrays["objective"], arrays["measures"],
+                    eval_id=arrays["eval_id"], targets=arrays["targets"])
+    return archive
+
+
+def uniform_elites(archive: GridArchive, rng: np.random.Generator, n: int) -> np.ndarray:
+    """n elite decks drawn uniformly (with replacement) using our own generator, in cell
+    order, so the draw depends only on the archive's content and the generator's state."""
+    solutions = archive_arrays(archive)["solution"]
+    return solutions[rng.integers(0, len(solutions), size=n)]
+
+
+class SurrogateGrid:
+    """Numpy grid archive with ribs' GridArchive cell mapping and insertion rule."""
+
+    def __init__(self, spec: GridSpec, solution_dim: int, n_targets: int):
+        self.spec = spec
+        self._dims = np.array(spec.dims)
+        self._lower = np.array([r[0] for r in spec.ranges])
+        self._interval = np.array([r[1] - r[0] for r in spec.ranges])
+        self.objective = np.full(spec.cells, -np.inf)
+        self.solution = np.zeros((spec.cells, solution_dim), dtype=np.int16)
+        self.measures = np.zeros((spec.cells, 2))
+        self.targets = np.zeros((spec.cells, n_targets))
+        self.occupied = np.zeros(spec.cells, dtype=bool)
+        self.dtypes = {"solution": self.solution.dtype}  # what ribs emitters look at
+
+    def __len__(self) -> int:
+        return int(self.occupied.sum())
+
+    def index_of(self, measures: np.ndarray) -> np.ndarray:
+        grid = ((self._dims * (measures - self._lower) + self.spec.epsilon)
+                / self._interval).astype(np.int32)
+        grid = np.clip(grid, 0, self._dims - 1)
+        return grid[:, 0] * self.spec.dims[1] + grid[:, 1]
+
+    def add(self, solutions: np.ndarray, objectives: np.ndarray, measures: np.ndarray,
+            targets: np.ndarray) -> int:
+        """Insert a batch; returns how many cells changed."""
+        cells = self.index_of(measures)
+        # Best objective per cell, first in the batch on ties (ribs' argmax aggregation).
+        order = np.lexsort((np.arange(len(cells)), -objectives))
+        _, first = np.unique(cells[order], return_index=True)
+        winners = order[first]
+        winners = winners[objectives[winners] > self.objective[cells[winners]]]
+        dest = cells[winners]
+        self.objective[dest] = objectives[winners]
+        self.solution[dest] = solutions[winners]
+        self.measures[dest] = measures[winners]
+        self.targets[dest] = targets[winners]
+        self.occupied[dest] = True
+        return len(dest)
+
+    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        cells = np.flatnonzero(self.occupied)
+        return self.solution[cells[rng.integers(0, len(cells), size=n)]]
+
+    def elites(self) -> dict[str, np.ndarray]:
+        cells = np.flatnonzero(self.occupied)
+        return {"index": cells, "solution": self.solution[cells], "objective": self.objective[cells],
+                "measures": self.measures[cells], "targets": self.targets[cells]}
+
+    def state(self) -> dict[str, np.ndarray]:
+        return self.elites()
+
+    def load_state(self, arrays: dict[str, np.ndarray]) -> None:
+        self.__init__(self.spec, self.solution.shape[1], self.targets.shape[1])
+        cells = np.asarray(arrays["index"], dtype=np.int64)
+        self.objective[cells] = arrays["objective"]
+        self.solution[cells] = arrays["solution"]
+        self.measures[cells] = arrays["measures"]
+        self.targets[cells] = arrays["targets"]
+        self.occupied[cells] = True
+
+
+# --- metrics ------------------------------------------------------------------------------
+def qd_metrics(archive: GridArchive, spec: GridSpec) -> dict[str, float]:
+    """The paper's numbers: QD-score = sum (f + 30) / 60, coverage, max fitness, max win rate."""
+    data = archive_arrays(archive)
+    f = data["objective"]
+    lo, hi = OBJECTIVE_RANGE
+    if not len(f):
+        return {"qd_score": 0.0, "coverage": 0.0, "max_fitness": float("nan"),
+                "max_win_rate": float("nan"), "elites": 0}
+    return {
+        "qd_score": float(np.sum((f - lo) / (hi - lo))),
+        "coverage": len(f) / spec.cells,
+        "max_fitness": float(f.max()),
+        "max_win_rate": float(data["targets"][:, 3].max()),  # TARGET_NAMES[3] == win_rate
+        "elites": int(len(f)),
+    }
+
+
+def ccdf(archive: GridArchive, spec: GridSpec, thresholds=None) -> tuple[np.ndarray, np.ndarray]:
+    """Percentage of all cells whose elite has f > t, for t = -30 ... 30."""
+    thresholds = np.arange(-30, 31) if thresholds is None else np.asarray(thresholds)
+    f = archive_arrays(archive)["objective"]
+    share = (f[None, :] > thresholds[:, None]).sum(axis=1) / spec.cells * 100.0
+    return thresholds, share

@@ -1,0 +1,201 @@
+"""The Rogue deck space: the card pool, the bag-of-cards encoding, random decks and mutation.
+
+A deck is held as a vector of copy counts over the pool in its `index` order (the surrogate's
+input), so batches of decks are (n, pool size) integer arrays and ribs archives can store them.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .card_data import ROGUE_HERO_DBF_ID, card_facts
+from .errors import DeckError
+
+BUILTIN_POOL = Path(__file__).with_name("data") / "rogue_pool.json"
+
+
+@dataclass(frozen=True)
+class Card:
+    index: int
+    id: str
+    name: str
+    type: str
+    rarity: str
+    limit: int  # copies allowed in one deck
+    cost: int  # the cost the engine plays (after stat overrides, if enabled)
+    dbf_id: int
+
+
+class DeckSpace:
+    def __init__(self, cards: Sequence[Card], deck_size: int = 30,
+                 stat_overrides: dict[str, dict] | None = None):
+        self.cards = list(cards)
+        self.deck_size = deck_size
+        self.stat_overrides = stat_overrides  # handed to the engine as is; None = card data
+        self.size = len(self.cards)
+        self.ids = [c.id for c in self.cards]
+        self.names = [c.name for c in self.cards]
+        self.limits = np.array([c.limit for c in self.cards], dtype=np.int16)
+        self.costs = np.array([c.cost for c in self.cards], dtype=np.int64)
+        self._by_id = {c.id: c.index for c in self.cards}
+        self._by_name = {c.name.lower(): c.index for c in self.cards}
+        # The multiset of every allowed copy, from which random decks are drawn.
+        self._copies = np.repeat(np.arange(self.size), self.limits)
+        if self.limits.sum() < deck_size:
+            raise DeckError(f"the pool allows only {self.limits.sum()} copies, fewer than {deck_size}")
+
+    @classmethod
+    def from_pool_file(cls, path: str | Path | None = None, use_stat_overrides: bool = False,
+                       deck_size: int = 30) -> "DeckSpace":
+        path = Path(path) if path else BUILTIN_POOL
+        try:
+            pool = json.loads(path.read_text())
+            entries = sorted(pool["cards"], key=lambda c: c["index"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise DeckError(f"cannot read card pool {path}: {exc}") from None
+        if [c["index"] for c in entries] != list(range(len(entries))):
+            raise DeckError(f"card pool {path}: indices must be 0..{len(entries) - 1} without gaps")
+        overrides = pool.get("stat_overrides") if use_stat_overrides else None
+        facts = card_facts(c["id"] for c in entries)
+        cards = []
+        for c in entries:
+            cost = facts[c["id"]]["cost"]
+            if overrides and c["id"] in overrides and "cost" in overrides[c["id"]]:
+                cost = int(overrides[c["id"]]["cost"])
+            cards.append(Card(index=c["index"], id=c["id"], name=c["name"], type=c["type"],
+                              rarity=c["rarity"], limit=1 if c["rarity"] == "legendary" else 2,
+                              cost=cost, dbf_id=facts[c["id"]]["dbf_id"]))
+        return cls(cards, deck_size=deck_size, stat_overrides=overrides)
+
+    # --- encoding -------------------------------------------------------------------------
+    def encode(self, cards: Sequence[str]) -> np.ndarray:
+        """Card ids or names -> copy-count vector; raises DeckError naming the bad card."""
+        counts = np.zeros(self.size, dtype=np.int16)
+        for card in cards:
+            index = self._by_id.get(card, self._by_name.get(str(card).lower()))
+            if index is None:
+                raise DeckError(f"card {card!r} is not in the {self.size}-card pool")
+            counts[index] += 1
+        self.validate(counts)
+        return counts
+
+    def decode(self, deck: np.ndarray) -> list[str]:
+        """Copy-count vector -> card ids, in pool order (the engine shuffles anyway)."""
+        return [self.ids[i] for i in np.repeat(np.arange(self.size), np.asarray(deck, dtype=np.int64))]
+
+    def validate(self, deck: np.ndarray) -> None:
+        deck = np.asarray(deck)
+        if deck.shape != (self.size,):
+            raise DeckError(f"a deck vector must have {self.size} counts, got shape {deck.shape}")
+        if (deck < 0).any():
+            raise DeckError(f"negative count for {self.names[int(np.argmax(deck < 0))]}")
+        over = np.flatnonzero(deck > self.limits)
+        if over.size:
+            i = int(over[0])
+            raise DeckError(f"{int(deck[i])} copies of {self.names[i]} ({self.ids[i]}); "
+                            f"at most {int(self.limits[i])} allowed")
+        if int(deck.sum()) != self.deck_size:
+            raise DeckError(f"a deck must have {self.deck_size} cards, this one has {int(deck.sum())}")
+
+    # --- variation ------------------------------------------------------------------------
+    def random_decks(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """n decks, each the first deck_size copies of a shuffled copy multiset."""
+        keys = rng.random((n, self._copies.size))
+        picks = np.argpartition(keys, self.deck_size - 1, axis=1)[:, :self.deck_size]
+        return self._count_rows(self._copies[picks])
+
+    def mutate(self, rng: np.random.Generator, parents: np.ndarray) -> np.ndarray:
+        """The protocol's mutation on a batch: remove K ~ P(K=k) = 0.5^k copies, refill.
+
+        Removal is uniform over the deck's copies. Refilling adds one copy at a time of a card
+        drawn uniformly among those still under their limit (a removed card may come back).
+        The refill is done by rejection sampling, which is exact and needs no Python loop:
+        candidates are drawn uniformly from the whole pool, and a candidate is accepted iff
+        its card, counting the candidates of that card before it, is still under its limit.
+        """
+        counts = np.asarray(parents, dtype=np.int16).copy()
+        batch, size, deck = len(counts), self.size, self.deck_size
+        rows = np.arange(batch)
+        k = np.minimum(rng.geometric(0.5, size=batch), deck)
+        # Remove: the k copies with the smallest random keys.
+        slots = np.repeat(np.tile(np.arange(size), batch), counts.ravel()).reshape(batch, deck)
+        rank = np.argsort(np.argsort(rng.random((batch, deck)), axis=1), axis=1)
+        removed = rows[:, None] * size + slots
+        counts -= np.bincount(removed[rank < k[:, None]], minlength=batch * size
+                              ).reshape(batch, size).astype(np.int16)
+        # Refill by rejection sampling (see above); redraw in the rare case of too few accepts.
+        missing = k.copy()
+        while missing.any():
+            m = int(missing.max()) + 8
+            cand = rng.integers(0, size, size=(batch, m))
+            same_before = np.tril(cand[:, :, None] == cand[:, None, :], -1).sum(axis=2)
+            free = (self.limits[cand] - counts[rows[:, None], cand])
+            ok = same_before < free
+            ok &= np.cumsum(ok, axis=1) <= missing[:, None]
+            np.add.at(counts, (np.broadcast_to(rows[:, None], cand.shape)[ok], cand[ok]), 1)
+            missing -= ok.sum(axis=1)
+        return counts
+
+    def _count_rows(self, card_indices: np.ndarray) -> np.ndarray:
+        n = len(card_indices)
+        flat = (card_indices + self.size * np.arange(n)[:, None]).ravel()
+        return np.bincount(flat, minlength=n * self.size).reshape(n, self.size).astype(np.int16)
+
+    # --- what the engine and users see ----------------------------------------------------
+    def deck_statistics(self, deck: np.ndarray) -> dict[str, float]:
+        from workers.results import deck_statistics  # the engine's definition of the stats
+        deck = np.asarray(deck, dtype=np.int64)
+        idx = np.repeat(np.arange(self.size), deck)
+        return deck_statistics([int(self.costs[i]) for i in idx], [self.cards[i].type for i in idx])
+
+    def deck_code(self, deck: np.ndarray) -> str:
+        """A Hearthstone deck code (Wild format, Rogue hero) a player can paste into the game."""
+        from hearthstone import deckstrings
+        from hearthstone.enums import FormatType
+        cards = [(self.cards[i].dbf_id, int(deck[i])) for i in np.flatnonzero(deck)]
+        return deckstrings.write_deckstring(cards, [ROGUE_HERO_DBF_ID], FormatType.FT_WILD)
+
+    def from_deck_code(self, code: str) -> np.ndarray:
+        from hearthstone import deckstrings
+        try:
+            cards, _, _ = deckstrings.parse_deckstring(code)[:3]
+        except Exception as exc:  # the library raises several types on malformed codes
+            raise DeckError(f"not a valid deck code: {exc}") from None
+        by_dbf = {c.dbf_id: c.index for c in self.cards}
+        counts = np.zeros(self.size, dtype=np.int16)
+        for dbf, n in cards:
+            if dbf not in by_dbf:
+                raise DeckError(f"card with dbf id {dbf} in the deck code is not in the pool")
+            counts[by_dbf[dbf]] += n
+        self.validate(counts)
+        return counts
+
+    def describe(self, deck: np.ndarray) -> list[str]:
+        return [f"{int(deck[i])}x {self.names[i]}" for i in np.flatnonzero(deck)]
+
+    def load_deck_file(self, path: str | Path) -> np.ndarray:
+        """A deck file: JSON ({"cards": [...]} or a list of ids/names), a deck code, or one
+        card id or name per line. Raises DeckError naming the file and the problem."""
+        path = Path(path)
+        try:
+            text = path.read_text().strip()
+        except OSError as exc:
+            raise DeckError(f"cannot read deck file {path}: {exc.strerror}") from None
+        try:
+            if text.startswith(("{", "[")):
+                data = json.loads(text)
+                entries = data["cards"] if isinstance(data, dict) else data
+                cards = [e["id"] if isinstance(e, dict) else str(e) for e in entries]
+                return self.encode(cards)
+            lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+            if len(lines) == 1 and lines[0].startswith("AAE"):
+                return self.from_deck_code(lines[0])
+            return self.encode(lines)
+        except DeckError as exc:
+            raise DeckError(f"deck file {path}: {exc}") from None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise DeckError(f"deck file {path}: unreadable ({exc})") from None

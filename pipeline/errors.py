@@ -1,0 +1,21 @@
+"""Errors a user can cause: each one is reported as a single line naming the problem."""
+
+
+class PipelineError(Exception):
+    """Base of every error that comes from bad input rather than a bug."""
+
+
+class ConfigError(PipelineError):
+    pass
+
+
+class DeckError(PipelineError):
+    pass
+
+
+class CheckpointError(PipelineError):
+    pass
+
+
+class RunDirError(PipelineError):
+    pass

@@ -1,0 +1,140 @@
+"""Surrogate models of the game outcome: the protocol's MLP and the linear model (LSA-ME).
+
+Trained online: the model and its Adam state persist between outer iterations. Training runs
+on the GPU when there is one; the inner loop predicts batches of 10 decks 100,000 times, where
+kernel-launch and framework overheads dominate, so it uses a float32 numpy copy of the weights.
+"""
+from __future__ import annotations
+
+import io
+from typing import Callable
+
+import numpy as np
+import torch
+from torch import nn
+
+from .errors import ConfigError
+
+
+def resolve_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ConfigError(f"surrogate.device={name} but torch sees no CUDA device")
+    return torch.device(name)
+
+
+def build_model(kind: str, n_inputs: int, n_targets: int, hidden: list[int]) -> nn.Module:
+    if kind == "linear":
+        return nn.Sequential(nn.Linear(n_inputs, n_targets))
+    if kind == "mlp":
+        layers, width = [], n_inputs
+        for h in hidden:
+            layers += [nn.Linear(width, h), nn.ELU()]
+            width = h
+        layers.append(nn.Linear(width, n_targets))
+        return nn.Sequential(*layers)
+    raise ConfigError(f"surrogate.model must be 'mlp' or 'linear', got {kind!r}")
+
+
+class Surrogate:
+    def __init__(self, kind: str, n_inputs: int, n_targets: int, *, hidden=(128, 32, 16),
+                 lr: float = 0.01, batch_size: int = 64, epochs: int = 20,
+                 val_fraction: float = 0.1, device: str = "auto", seed: int = 0):
+        self.kind, self.n_inputs, self.n_targets = kind, n_inputs, n_targets
+        self.batch_size, self.epochs, self.val_fraction = batch_size, epochs, val_fraction
+        self.device = resolve_device(device)
+        with torch.random.fork_rng(devices=[]):  # initial weights from the run seed only
+            torch.manual_seed(seed)
+            self.model = build_model(kind, n_inputs, n_targets, list(hidden))
+        self.model.to(self.device)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=lr)
+        self.trained_on = 0  # training examples seen by the last fit
+
+    @classmethod
+    def from_config(cls, cfg, n_inputs: int, n_targets: int, seed: int) -> "Surrogate":
+        return cls(cfg.model, n_inputs, n_targets, hidden=list(cfg.hidden), lr=cfg.lr,
+                   batch_size=cfg.batch_size, epochs=cfg.epochs, val_fraction=cfg.val_fraction,
+                   device=cfg.device, seed=seed)
+
+    def fit(self, x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epochs: int | None = None,
+            progress=None) -> dict[str, float]:
+        """Train on a fresh random 90/10 split; loss = summed squared error per minibatch."""
+        epochs = self.epochs if epochs is None else epochs
+        n = len(x)
+        perm = rng.permutation(n)
+        n_val = int(round(n * self.val_fraction)) if n > 1 else 0
+        val, train = perm[:n_val], perm[n_val:]
+        xt = torch.as_tensor(np.asarray(x, dtype=np.float32), device=self.device)
+        yt = torch.as_tensor(np.asarray(y, dtype=np.float32)[:, :self.n_targets], device=self.device)
+        self.model.train()
+        train_loss = float("nan")
+        for _ in range(epochs):
+            order = train[rng.permutation(len(train))]
+            total = 0.0
+            for start in range(0, len(order), self.batch_size):
+                batch = torch.as_tensor(order[start:start + self.batch_size], device=self.device)
+                loss = ((self.model(xt[batch]) - yt[batch]) ** 2).sum()
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                total += float(loss)
+            train_loss = total / max(len(order), 1)
+            if progress is not None:
+                progress.update(1)
+        self.trained_on = len(train)
+        result = {"train_sse_per_example": train_loss}
+        if n_val:
+            result["val_mse"] = self.mse(x[val], y[val])
+        return result
+
+    @torch.no_grad()
+    def predict(self, x: np.ndarray, chunk: int = 65536) -> np.ndarray:
+        self.model.eval()
+        out = []
+        for start in range(0, len(x), chunk):
+            xb = torch.as_tensor(np.asarray(x[start:start + chunk], dtype=np.float32), device=self.device)
+            out.append(self.model(xb).cpu().numpy())
+        return np.concatenate(out) if out else np.zeros((0, self.n_targets), np.float32)
+
+    def mse(self, x: np.ndarray, y: np.ndarray) -> float:
+        pred = self.predict(x)
+        return float(np.mean((pred - np.asarray(y)[:, :self.n_targets]) ** 2))
+
+    def numpy_predictor(self) -> Callable[[np.ndarray], np.ndarray]:
+        """The current weights as a plain numpy function (float32), for the inner loop."""
+        layers = []
+        for module in self.model:
+            if isinstance(module, nn.Linear):
+                layers.append((module.weight.detach().cpu().numpy().T.copy(),
+                               module.bias.detach().cpu().numpy().copy()))
+        last = len(layers) - 1
+
+        def predict(decks: np.ndarray) -> np.ndarray:
+            h = decks.astype(np.float32)
+            for i, (w, b) in enumerate(layers):
+                h = h @ w + b
+                if i != last:  # ELU
+                    h = np.where(h > 0, h, np.expm1(np.minimum(h, 0)))
+            return h.astype(np.float64)
+
+        return predict
+
+    # --- checkpointing -------------------------------------------------------------------
+    def state_bytes(self) -> bytes:
+        buf = io.BytesIO()
+        torch.save({"kind": self.kind, "n_inputs": self.n_inputs, "n_targets": self.n_targets,
+                    "model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
+                    "trained_on": self.trained_on}, buf)
+        return buf.getvalue()
+
+    def load_state_bytes(self, data: bytes, with_optimizer: bool = True) -> None:
+        state = torch.load(io.BytesIO(data), map_location=self.device, weights_only=True)
+        if (state["kind"], state["n_inputs"], state["n_targets"]) != (self.kind, self.n_inputs, self.n_targets):
+            raise ConfigError(
+                f"saved surrogate is a {state['kind']} {state['n_inputs']}->{state['n_targets']} model, "
+                f"the config asks for {self.kind} {self.n_inputs}->{self.n_targets}")
+        self.model.load_state_dict(state["model"])
+        if with_optimizer:
+            self.optimizer.load_state_dict(state["optimizer"])
+        self.trained_on = state["trained_on"]

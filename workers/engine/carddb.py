@@ -1,0 +1,113 @@
+"""Card data from HearthSim's `hearthstone-data` package, cached as a small JSON file.
+
+Parsing the 22 MB CardDefs.xml takes seconds, so the first process to need the cards writes
+the Basic, Classic and Hall of Fame subset the engine uses to a cache file keyed by the data version; every
+later worker only reads that file.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+from ..errors import CardDataError
+
+# hearthstone.enums.CardSet values of Basic, Classic and the Hall of Fame (Classic cards
+# retired there before December 2019, e.g. Doomguard).
+CORE_SET, EXPERT1_SET, HALL_OF_FAME_SET = 2, 3, 4
+
+CARD_TYPES = {3: "HERO", 4: "MINION", 5: "SPELL", 7: "WEAPON", 10: "HERO_POWER", 6: "ENCHANTMENT"}
+RARITIES = {0: "INVALID", 1: "COMMON", 2: "FREE", 3: "RARE", 4: "EPIC", 5: "LEGENDARY"}
+CLASSES = {2: "DRUID", 3: "HUNTER", 4: "MAGE", 5: "PALADIN", 6: "PRIEST", 7: "ROGUE",
+           8: "SHAMAN", 9: "WARLOCK", 10: "WARRIOR", 12: "NEUTRAL"}
+RACES = {0: None, 14: "MURLOC", 15: "DEMON", 17: "MECHANICAL", 18: "ELEMENTAL", 20: "BEAST",
+         21: "TOTEM", 23: "PIRATE", 24: "DRAGON", 26: "ALL"}
+# GameTag values of the keywords the engine reads from the data.
+KEYWORD_TAGS = {
+    190: "TAUNT", 197: "CHARGE", 194: "DIVINE_SHIELD", 191: "STEALTH", 189: "WINDFURY",
+    212: "ENRAGED", 217: "DEATHRATTLE", 218: "BATTLECRY", 220: "COMBO", 219: "SECRET",
+    208: "FREEZE", 227: "CANT_ATTACK", 311: "CANT_BE_TARGETED_BY_SPELLS",
+    332: "CANT_BE_TARGETED_BY_HERO_POWERS", 114: "ELITE", 362: "AURA",
+}
+SPELLPOWER_TAG = 192
+
+
+@dataclass(frozen=True)
+class CardData:
+    """The printed facts of one card, as the data package has them."""
+
+    id: str
+    dbf_id: int
+    name: str
+    type: str
+    card_class: str
+    rarity: str
+    cost: int
+    atk: int
+    health: int
+    durability: int
+    race: str | None
+    spell_damage: int
+    keywords: frozenset[str]
+    collectible: bool
+    text: str
+
+
+def data_version() -> str:
+    try:
+        return metadata.version("hearthstone-data")
+    except metadata.PackageNotFoundError as exc:
+        raise CardDataError("the card data package 'hearthstone-data' is not installed") from exc
+
+
+def cache_path() -> Path:
+    root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
+    return root / f"cards-{data_version()}-v2.json"
+
+
+def _parse_package() -> list[dict]:
+    """Read the Basic and Classic cards out of CardDefs.xml (slow: seconds)."""
+    from hearthstone import cardxml
+
+    db, _ = cardxml.load()
+    rows = []
+    for card in db.values():
+        if int(card.card_set) not in (CORE_SET, EXPERT1_SET, HALL_OF_FAME_SET):
+            continue
+        tags = {int(tag): value for tag, value in card.tags.items()}
+        rows.append({
+            "id": card.id, "dbf_id": card.dbf_id, "name": card.name,
+            "type": CARD_TYPES.get(int(card.type), str(card.type)),
+            "card_class": CLASSES.get(int(card.card_class), "NEUTRAL"),
+            "rarity": RARITIES.get(int(card.rarity), "INVALID"),
+            "cost": card.cost, "atk": card.atk, "health": card.health,
+            "durability": card.durability, "race": RACES.get(int(card.race)),
+            "spell_damage": tags.get(SPELLPOWER_TAG, 0),
+            "keywords": sorted(name for tag, name in KEYWORD_TAGS.items() if tags.get(tag)),
+            "collectible": bool(card.collectible), "text": card.description or "",
+        })
+    return rows
+
+
+def _write_atomically(path: Path, rows: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".cards-", suffix=".json")
+    with os.fdopen(fd, "w") as handle:
+        json.dump(rows, handle)
+    os.replace(tmp, path)
+
+
+@lru_cache(maxsize=1)
+def load_cards() -> dict[str, CardData]:
+    """All Basic and Classic cards by id, from the cache (written on first use)."""
+    path = cache_path()
+    try:
+        rows = json.loads(path.read_text())
+    except (OSError, ValueError):
+        rows = _parse_package()
+        _write_atomically(path, rows)
+    return {row["id"]: CardData(**{**row, "keywords": frozenset(row["keywords"])}) for row in rows}

@@ -1,0 +1,188 @@
+"""How cards are defined: printed data (from the data package) plus a script of behaviour.
+
+A card's behaviour is registered in one place, `workers/engine/cards/`, with the decorators
+below, so a card reads like its text:
+
+    @spell("CS2_072", target=MINION.only(lambda g, m: not m.damaged))   # Backstab
+    def backstab(g, owner, card, target):
+        g.spell_damage(owner, target, 2)
+
+Hook signatures (owner is the controlling player's index 0/1; `me` the entity the hook
+belongs to: the Minion, the Card of a spell or secret, the Weapon, or the Hero for powers):
+    play / combo(g, owner, me, target)         battlecry, spell effect, hero power
+    deathrattle(g, owner, minion, position)    after the minion left the board at `position`
+    trigger(g, owner, me, *event_args)         see GameState.fire for the events
+    secret(g, owner, card, *event_args) -> bool    True when the secret was revealed
+    aura(g, owner, me) / enrage(g, owner, me)  re-applied after every step
+    cost(g, owner, card) -> int                the card's own cost while in hand
+    cost_aura(g, owner, me, player, card) -> int   a change to other cards' costs
+    requires(g, owner) -> bool                 extra condition to play the card
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from .carddb import CardData
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """Which characters a play may target. `side`: 'any', 'enemy' or 'friendly' (seen from the
+    player who plays); `kind`: 'character', 'minion' or 'hero'; `where`: an extra test."""
+
+    side: str = "any"
+    kind: str = "character"
+    where: Callable | None = None
+
+    def only(self, where: Callable) -> "TargetSpec":
+        """The same spec restricted by `where(g, entity) -> bool`."""
+        return replace(self, where=where)
+
+
+CHARACTER = TargetSpec()
+MINION = TargetSpec(kind="minion")
+ENEMY_CHARACTER = TargetSpec(side="enemy")
+ENEMY_MINION = TargetSpec(side="enemy", kind="minion")
+FRIENDLY_MINION = TargetSpec(side="friendly", kind="minion")
+FRIENDLY_CHARACTER = TargetSpec(side="friendly")
+HERO = TargetSpec(kind="hero")
+
+
+@dataclass
+class Script:
+    play: Callable | None = None
+    target: TargetSpec | None = None
+    combo: Callable | None = None
+    combo_target: TargetSpec | None = None
+    deathrattles: tuple = ()
+    triggers: dict = field(default_factory=dict)  # event name -> tuple of hooks
+    secret: tuple | None = None  # (event name, hook)
+    aura: Callable | None = None
+    enrage: Callable | None = None
+    cost: Callable | None = None
+    cost_aura: Callable | None = None
+    requires: Callable | None = None
+    positional: bool = False  # adjacency matters: the player chooses board positions
+
+    @property
+    def events(self) -> frozenset:
+        return frozenset(self.triggers)
+
+
+EMPTY_SCRIPT = Script()
+SCRIPTS: dict[str, Script] = {}
+
+
+def script_for(card_id: str) -> Script:
+    return SCRIPTS.setdefault(card_id, Script())
+
+
+def define(*card_ids: str, **fields) -> None:
+    """Register cards whose whole behaviour is keywords from the data (or set script fields)."""
+    for card_id in card_ids:
+        script = script_for(card_id)
+        for name, value in fields.items():
+            setattr(script, name, value)
+
+
+def _hook(field_name: str, target_field: str | None = None):
+    def decorator_factory(card_id: str, target: TargetSpec | None = None, **fields):
+        def register(fn):
+            script = script_for(card_id)
+            setattr(script, field_name, fn)
+            if target is not None and target_field:
+                setattr(script, target_field, target)
+            for name, value in fields.items():
+                setattr(script, name, value)
+            return fn
+        return register
+    return decorator_factory
+
+
+battlecry = _hook("play", "target")
+spell = _hook("play", "target")
+hero_power = _hook("play", "target")
+weapon = _hook("play", "target")
+combo = _hook("combo", "combo_target")
+aura = _hook("aura")
+enrage = _hook("enrage")
+cost = _hook("cost")
+cost_aura = _hook("cost_aura")
+requires = _hook("requires")
+
+
+def deathrattle(card_id: str):
+    def register(fn):
+        script = script_for(card_id)
+        script.deathrattles = script.deathrattles + (fn,)
+        return fn
+    return register
+
+
+def trigger(card_id: str, event: str):
+    def register(fn):
+        script = script_for(card_id)
+        script.triggers[event] = script.triggers.get(event, ()) + (fn,)
+        return fn
+    return register
+
+
+def secret(card_id: str, event: str):
+    def register(fn):
+        script_for(card_id).secret = (event, fn)
+        return fn
+    return register
+
+
+@dataclass(frozen=True, eq=False)
+class CardDef:
+    """A card as the engine plays it: the data's stats (after any stat overrides) + its script."""
+
+    id: str
+    dbf_id: int
+    name: str
+    type: str
+    card_class: str
+    rarity: str
+    cost: int
+    atk: int
+    health: int
+    durability: int
+    race: str | None
+    spell_damage: int
+    keywords: frozenset
+    collectible: bool
+    text: str
+    script: Script
+    implemented: bool
+
+    @property
+    def is_minion(self) -> bool:
+        return self.type == "MINION"
+
+    @property
+    def is_spell(self) -> bool:
+        return self.type == "SPELL"
+
+    @property
+    def is_secret(self) -> bool:
+        return "SECRET" in self.keywords
+
+    def __repr__(self) -> str:
+        return f"<{self.name} {self.id}>"
+
+
+def build_library(cards: dict[str, CardData], overrides: dict | None = None) -> dict[str, CardDef]:
+    """CardDefs for every card; `overrides` maps id -> {cost, atk, health} (stats only)."""
+    from . import cards as _card_scripts  # noqa: F401  (registers every script)
+
+    overrides = overrides or {}
+    library = {}
+    for card_id, data in cards.items():
+        fields = {name: getattr(data, name) for name in CardData.__dataclass_fields__}
+        fields.update(overrides.get(card_id, {}))
+        script = SCRIPTS.get(card_id)
+        library[card_id] = CardDef(**fields, script=script or EMPTY_SCRIPT,
+                                   implemented=script is not None)
+    return library

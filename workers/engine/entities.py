@@ -1,0 +1,203 @@
+"""The mutable pieces of a game: cards in deck/hand/secret zones, minions, heroes, weapons, players.
+
+Cards in a deck or hand never change, so copies of a game share them. Minions, heroes, weapons
+and players do change and copy themselves field by field (`__slots__` + explicit copy is several
+times faster than `copy.copy`).
+"""
+from __future__ import annotations
+
+from .cardspec import CardDef
+
+
+class Card:
+    """A card in a deck, hand or secret zone. Immutable once created."""
+
+    __slots__ = ("uid", "cdef")
+
+    def __init__(self, uid: int, cdef: CardDef):
+        self.uid = uid
+        self.cdef = cdef
+
+    def __repr__(self) -> str:
+        return f"Card({self.cdef.name}#{self.uid})"
+
+
+class Minion:
+    __slots__ = (
+        "uid", "cdef", "owner", "order", "base_atk", "base_health", "atk_bonus", "health_bonus",
+        "turn_atk", "aura_atk", "aura_health", "damage", "taunt", "divine_shield", "stealth",
+        "windfury", "charge", "frozen", "silenced", "cant_attack", "spell_damage", "attacks",
+        "sick", "destroyed", "deathrattles", "aura_charge", "aura_windfury", "counter",
+    )
+
+    def __init__(self, uid: int, cdef: CardDef, owner: int, order: int):
+        self.uid = uid
+        self.cdef = cdef
+        self.owner = owner
+        self.order = order  # play order, for triggers and deaths
+        self.base_atk = cdef.atk
+        self.base_health = cdef.health
+        self.atk_bonus = 0  # permanent enchantments (silence removes)
+        self.health_bonus = 0
+        self.turn_atk = 0  # "this turn" attack, cleared at end of turn
+        self.aura_atk = 0  # recomputed from auras after every step
+        self.aura_health = 0
+        self.damage = 0
+        kw = cdef.keywords
+        self.taunt = "TAUNT" in kw
+        self.divine_shield = "DIVINE_SHIELD" in kw
+        self.stealth = "STEALTH" in kw
+        self.windfury = "WINDFURY" in kw
+        self.charge = "CHARGE" in kw
+        self.cant_attack = "CANT_ATTACK" in kw
+        self.spell_damage = cdef.spell_damage
+        self.frozen = False
+        self.silenced = False
+        self.attacks = 0
+        self.sick = True
+        self.destroyed = False
+        self.deathrattles = cdef.script.deathrattles  # tuple of callables; silence clears
+        self.aura_charge = False
+        self.aura_windfury = False
+        self.counter = 0  # per-minion scratch value some cards need (e.g. Millhouse's turn)
+
+    def copy(self) -> "Minion":
+        new = Minion.__new__(Minion)
+        for name in Minion.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    @property
+    def atk(self) -> int:
+        value = self.base_atk + self.atk_bonus + self.turn_atk + self.aura_atk
+        return value if value > 0 else 0
+
+    @property
+    def max_health(self) -> int:
+        return self.base_health + self.health_bonus + self.aura_health
+
+    @property
+    def health(self) -> int:
+        return self.base_health + self.health_bonus + self.aura_health - self.damage
+
+    @property
+    def race(self) -> str | None:
+        return self.cdef.race
+
+    @property
+    def damaged(self) -> bool:
+        return self.damage > 0
+
+    @property
+    def has_windfury(self) -> bool:
+        return self.windfury or self.aura_windfury
+
+    def can_attack(self) -> bool:
+        if self.frozen or self.cant_attack or self.atk <= 0:
+            return False
+        if self.sick and not (self.charge or self.aura_charge):
+            return False
+        return self.attacks < (2 if self.windfury or self.aura_windfury else 1)
+
+    def __repr__(self) -> str:
+        return f"{self.cdef.name}#{self.uid}({self.atk}/{self.health})"
+
+
+class Weapon:
+    __slots__ = ("uid", "cdef", "atk", "durability", "aura_atk")
+
+    def __init__(self, uid: int, cdef: CardDef):
+        self.uid = uid
+        self.cdef = cdef
+        self.atk = cdef.atk
+        self.durability = cdef.durability
+        self.aura_atk = 0
+
+    def copy(self) -> "Weapon":
+        new = Weapon.__new__(Weapon)
+        new.uid, new.cdef, new.atk, new.durability, new.aura_atk = (
+            self.uid, self.cdef, self.atk, self.durability, self.aura_atk)
+        return new
+
+
+class Hero:
+    __slots__ = ("uid", "cdef", "owner", "health", "max_health", "armor", "turn_atk", "attacks",
+                 "frozen", "power", "power_uses")
+
+    def __init__(self, uid: int, cdef: CardDef, owner: int, power: CardDef):
+        self.uid = uid
+        self.cdef = cdef
+        self.owner = owner
+        self.health = cdef.health
+        self.max_health = cdef.health
+        self.armor = 0
+        self.turn_atk = 0
+        self.attacks = 0
+        self.frozen = False
+        self.power = power
+        self.power_uses = 0
+
+    def copy(self) -> "Hero":
+        new = Hero.__new__(Hero)
+        for name in Hero.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    @property
+    def damage(self) -> int:
+        return self.max_health - self.health
+
+    @property
+    def damaged(self) -> bool:
+        return self.health < self.max_health
+
+    def __repr__(self) -> str:
+        return f"Hero#{self.uid}({self.health}+{self.armor})"
+
+
+class Player:
+    """One side of the game. `index` is 0 or 1; entities refer to their owner by index."""
+
+    __slots__ = (
+        "index", "hero", "weapon", "hand", "deck", "board", "secrets", "mana", "max_mana",
+        "temp_mana", "fatigue", "cards_played", "minions_played", "spell_discount",
+        "free_spells_turns", "turns", "hand_size_sum", "cards_drawn", "mana_spent",
+        "mana_available", "minion_damage",
+    )
+
+    def __init__(self, index: int, hero: Hero, deck: list[Card]):
+        self.index = index
+        self.hero = hero
+        self.weapon: Weapon | None = None
+        self.hand: list[Card] = []
+        self.deck = deck
+        self.board: list[Minion] = []
+        self.secrets: list[Card] = []
+        self.mana = 0
+        self.max_mana = 0
+        self.temp_mana = 0
+        self.fatigue = 0
+        self.cards_played = 0  # this turn, for Combo
+        self.minions_played = 0  # this turn, for Pint-Sized Summoner
+        self.spell_discount = 0  # Preparation: next spell this turn costs that much less
+        self.free_spells_turns = 0  # Millhouse Manastorm: spells cost (0) during this many own turns
+        # Statistics for the evaluation.
+        self.turns = 0
+        self.hand_size_sum = 0
+        self.cards_drawn = 0
+        self.mana_spent = 0
+        self.mana_available = 0
+        self.minion_damage = 0
+
+    def copy(self) -> "Player":
+        new = Player.__new__(Player)
+        for name in Player.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hero = self.hero.copy()
+        if self.weapon is not None:
+            new.weapon = self.weapon.copy()
+        new.hand = self.hand[:]
+        new.deck = self.deck[:]
+        new.board = [m.copy() for m in self.board]
+        new.secrets = self.secrets[:]
+        return new

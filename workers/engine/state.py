@@ -1,0 +1,689 @@
+"""The game state and its narrow interface: legal actions, apply, copy, hash, result.
+
+Rules follow Basic + Classic Hearthstone as of late 2019. Randomness lives in the state (`rng`,
+one int), so a copy carries its random stream; planners reseed copies so they cannot see real
+outcomes. Effects mark damage and deaths; `resolve` then removes the dead in play order, runs
+deathrattles and re-applies auras until nothing changes.
+"""
+from __future__ import annotations
+
+from .actions import ATTACK, END, END_TURN, HERO_POWER, PLAY, Action
+from .cardspec import CardDef, TargetSpec
+from .entities import Card, Hero, Minion, Player, Weapon
+from .rng import GOLDEN, MASK64, mix
+from ..errors import IllegalActionError
+
+MAX_HAND, MAX_BOARD, MAX_MANA, MAX_SECRETS = 10, 7, 10, 5
+TURN_LIMIT = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
+NO_TARGET = -1
+
+
+class GameState:
+    __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
+                 "random_events", "library")
+
+    # ------------------------------------------------------------------ copying and identity
+    def copy(self) -> "GameState":
+        new = GameState.__new__(GameState)
+        new.players = [self.players[0].copy(), self.players[1].copy()]
+        new.current = self.current
+        new.turn = self.turn
+        new.rng = self.rng
+        new.next_uid = self.next_uid
+        new.next_order = self.next_order
+        new.winner = self.winner
+        new.done = self.done
+        new.random_events = self.random_events
+        new.library = self.library
+        return new
+
+    def state_hash(self) -> int:
+        """Hash of everything that matters to play; entity uids are left out so that two
+        states that differ only in which of two identical cards was used are the same."""
+        parts = [self.current, self.done, self.winner]
+        for p in self.players:
+            h = p.hero
+            w = p.weapon
+            parts.append((
+                h.health, h.armor, h.turn_atk, h.attacks, h.frozen, h.power_uses, p.mana,
+                p.max_mana, p.cards_played, p.minions_played, p.spell_discount, p.fatigue,
+                p.free_spells_turns, len(p.deck),
+                (w.cdef.id, w.atk, w.durability) if w else None,
+                tuple(sorted(c.cdef.id for c in p.hand)),
+                tuple(c.cdef.id for c in p.secrets),
+                tuple((m.cdef.id, m.atk, m.health, m.max_health, m.attacks, m.sick, m.frozen,
+                       m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
+                       m.spell_damage, m.counter) for m in p.board),
+            ))
+        return hash(tuple(parts))
+
+    # ------------------------------------------------------------------ randomness
+    def rand(self, n: int) -> int:
+        """A uniform integer in [0, n) from the state's own stream."""
+        self.rng = (self.rng + GOLDEN) & MASK64
+        self.random_events += 1
+        return mix(self.rng) % n
+
+    def choice(self, items):
+        return items[self.rand(len(items))] if items else None
+
+    def sample(self, items, k: int) -> list:
+        pool = list(items)
+        picked = []
+        while pool and len(picked) < k:
+            picked.append(pool.pop(self.rand(len(pool))))
+        return picked
+
+    # ------------------------------------------------------------------ lookups
+    @property
+    def player(self) -> Player:
+        return self.players[self.current]
+
+    @property
+    def opponent(self) -> Player:
+        return self.players[1 - self.current]
+
+    def new_uid(self) -> int:
+        self.next_uid += 1
+        return self.next_uid
+
+    def card(self, card_id: str) -> CardDef:
+        return self.library[card_id]
+
+    def entity(self, uid: int):
+        for p in self.players:
+            if p.hero.uid == uid:
+                return p.hero
+            for m in p.board:
+                if m.uid == uid:
+                    return m
+        return None
+
+    def owner_of(self, entity) -> int:
+        return entity.owner
+
+    def characters(self, side: int | None = None) -> list:
+        """Heroes and minions; `side` restricts to one player."""
+        sides = (side,) if side is not None else (self.current, 1 - self.current)
+        out = []
+        for i in sides:
+            p = self.players[i]
+            out.append(p.hero)
+            out.extend(p.board)
+        return out
+
+    def minions(self, side: int | None = None) -> list[Minion]:
+        if side is not None:
+            return list(self.players[side].board)
+        return self.players[self.current].board + self.players[1 - self.current].board
+
+    def alive(self, entity) -> bool:
+        if isinstance(entity, Hero):
+            return entity.health > 0
+        return not entity.destroyed and entity.health > 0 and entity in self.players[entity.owner].board
+
+    def spell_power(self, owner: int) -> int:
+        return sum(m.spell_damage for m in self.players[owner].board if not m.silenced)
+
+    def position_of(self, minion: Minion) -> int:
+        return self.players[minion.owner].board.index(minion)
+
+    def adjacent(self, minion: Minion) -> list[Minion]:
+        board = self.players[minion.owner].board
+        i = board.index(minion)
+        return [board[j] for j in (i - 1, i + 1) if 0 <= j < len(board)]
+
+    # ------------------------------------------------------------------ costs
+    def cost_of(self, owner: int, card: Card) -> int:
+        cdef = card.cdef
+        script = cdef.script
+        value = script.cost(self, owner, card) if script.cost else cdef.cost
+        for p in self.players:
+            for m in p.board:
+                ca = m.cdef.script.cost_aura
+                if ca is not None and not m.silenced:
+                    value += ca(self, m.owner, m, owner, card)
+        if cdef.type == "SPELL":
+            p = self.players[owner]
+            if p.free_spells_turns:
+                return 0
+            value -= p.spell_discount
+        return value if value > 0 else 0
+
+    # ------------------------------------------------------------------ targeting
+    def targets_for(self, owner: int, spec: TargetSpec, by_spell: bool, by_power: bool = False) -> list:
+        out = []
+        sides = (owner, 1 - owner) if spec.side == "any" else (
+            (1 - owner,) if spec.side == "enemy" else (owner,))
+        for side in sides:
+            p = self.players[side]
+            if spec.kind != "minion":
+                out.append(p.hero)
+            if spec.kind != "hero":
+                for m in p.board:
+                    if m.health <= 0 or m.destroyed:
+                        continue
+                    if side != owner and m.stealth:
+                        continue
+                    if not m.silenced and (
+                            (by_spell and "CANT_BE_TARGETED_BY_SPELLS" in m.cdef.keywords) or
+                            (by_power and "CANT_BE_TARGETED_BY_HERO_POWERS" in m.cdef.keywords)):
+                        continue
+                    out.append(m)
+        if spec.where is not None:
+            out = [e for e in out if spec.where(self, e)]
+        return out
+
+    def _play_spec(self, p: Player, cdef: CardDef) -> TargetSpec | None:
+        script = cdef.script
+        if p.cards_played and script.combo is not None and script.combo_target is not None:
+            return script.combo_target
+        if p.cards_played and script.combo is not None:
+            return None
+        return script.target
+
+    def _position_matters(self, p: Player, cdef: CardDef) -> bool:
+        if cdef.script.positional:
+            return True
+        for m in p.board:
+            if m.cdef.script.positional and not m.silenced:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        if self.done:
+            return []
+        p = self.players[self.current]
+        pi = self.current
+        actions = [END]
+        seen_cards = set()
+        for i, card in enumerate(p.hand):
+            cdef = card.cdef
+            if cdef.id in seen_cards:
+                continue  # an identical card earlier in hand gives the same plays
+            seen_cards.add(cdef.id)
+            if self.cost_of(pi, card) > p.mana:
+                continue
+            script = cdef.script
+            if script.requires is not None and not script.requires(self, pi):
+                continue
+            spec = self._play_spec(p, cdef)
+            if cdef.type == "MINION":
+                if len(p.board) >= MAX_BOARD:
+                    continue
+                targets = self.targets_for(pi, spec, False) if spec else []
+                positions = range(len(p.board) + 1) if self._position_matters(p, cdef) else (len(p.board),)
+                for pos in positions:
+                    if targets:
+                        for t in targets:
+                            actions.append(Action(PLAY, i, t.uid, pos))
+                    else:
+                        actions.append(Action(PLAY, i, NO_TARGET, pos))
+            elif cdef.type == "SPELL":
+                if cdef.is_secret and (len(p.secrets) >= MAX_SECRETS or
+                                       any(s.cdef.id == cdef.id for s in p.secrets)):
+                    continue
+                if spec is not None:
+                    for t in self.targets_for(pi, spec, True):
+                        actions.append(Action(PLAY, i, t.uid))
+                else:
+                    actions.append(Action(PLAY, i))
+            else:  # weapon
+                if spec is not None:
+                    targets = self.targets_for(pi, spec, False)
+                    if targets:
+                        for t in targets:
+                            actions.append(Action(PLAY, i, t.uid))
+                        continue
+                actions.append(Action(PLAY, i))
+        hero = p.hero
+        power = hero.power
+        if hero.power_uses == 0 and power.cost <= p.mana:
+            script = power.script
+            if script.requires is None or script.requires(self, pi):
+                if script.target is not None:
+                    for t in self.targets_for(pi, script.target, False, by_power=True):
+                        actions.append(Action(HERO_POWER, -1, t.uid))
+                else:
+                    actions.append(Action(HERO_POWER))
+        attackers = [m for m in p.board if m.can_attack()]
+        if self.hero_can_attack(p):
+            attackers.append(hero)
+        if attackers:
+            defenders = self.defenders(1 - pi)
+            for a in attackers:
+                for d in defenders:
+                    actions.append(Action(ATTACK, a.uid, d.uid))
+        return actions
+
+    def hero_atk(self, p: Player) -> int:
+        value = p.hero.turn_atk
+        if p.weapon is not None and p.index == self.current:
+            value += p.weapon.atk + p.weapon.aura_atk
+        return value
+
+    def hero_can_attack(self, p: Player) -> bool:
+        h = p.hero
+        if h.frozen or self.hero_atk(p) <= 0:
+            return False
+        windfury = p.weapon is not None and "WINDFURY" in p.weapon.cdef.keywords
+        return h.attacks < (2 if windfury else 1)
+
+    def defenders(self, side: int) -> list:
+        board = self.players[side].board
+        visible = [m for m in board if not m.stealth and m.health > 0 and not m.destroyed]
+        taunts = [m for m in visible if m.taunt]
+        if taunts:
+            return taunts
+        return visible + [self.players[side].hero]
+
+    # ------------------------------------------------------------------ applying actions
+    def apply(self, action: Action, check: bool = True) -> None:
+        """Play one action. With `check`, an action not in `legal_actions()` raises."""
+        if check and action not in self.legal_actions():
+            raise IllegalActionError(f"illegal action {action!r} for player {self.current}")
+        kind = action.kind
+        if kind == END_TURN:
+            self.end_turn()
+            return
+        if kind == PLAY:
+            self.play_card(action.index, action.target, action.position)
+        elif kind == ATTACK:
+            self.attack(self.entity(action.index), self.entity(action.target))
+        elif kind == HERO_POWER:
+            self.use_hero_power(action.target)
+        self.resolve()
+
+    def play_card(self, hand_index: int, target_uid: int, position: int) -> None:
+        pi = self.current
+        p = self.players[pi]
+        card = p.hand[hand_index]
+        cdef = card.cdef
+        cost = self.cost_of(pi, card)
+        del p.hand[hand_index]
+        p.mana -= cost
+        p.mana_spent += cost
+        combo_active = p.cards_played > 0
+        p.cards_played += 1
+        if cdef.type == "SPELL":
+            p.spell_discount = 0
+        target = self.entity(target_uid) if target_uid != NO_TARGET else None
+        script = cdef.script
+        effect = script.combo if combo_active and script.combo is not None else script.play
+        self.fire("play_card", pi, card)
+        if cdef.type == "MINION":
+            p.minions_played += 1
+            if position < 0 or position > len(p.board):
+                position = len(p.board)
+            minion = self.summon(pi, cdef, position, announce=False)
+            if effect is not None and minion is not None:
+                if target is None or self.alive(target):
+                    effect(self, pi, minion, target)
+            if minion is not None:
+                self.fire("summon", minion)
+        elif cdef.type == "SPELL":
+            self.fire("cast_spell", pi, card)
+            if cdef.is_secret:
+                p.secrets.append(card)
+                self.fire("secret_played", pi, card)
+            elif effect is not None and (target is None or self.alive(target)):
+                effect(self, pi, card, target)
+            self.fire("after_spell", pi, card)
+        elif cdef.type == "WEAPON":
+            new_weapon = Weapon(card.uid, cdef)
+            if effect is not None:
+                effect(self, pi, new_weapon, target)
+            self.equip(pi, new_weapon)
+
+    def use_hero_power(self, target_uid: int) -> None:
+        pi = self.current
+        p = self.players[pi]
+        power = p.hero.power
+        p.mana -= power.cost
+        p.mana_spent += power.cost
+        p.hero.power_uses += 1
+        target = self.entity(target_uid) if target_uid != NO_TARGET else None
+        power.script.play(self, pi, p.hero, target)
+
+    # ------------------------------------------------------------------ combat
+    def attack(self, attacker, defender) -> None:
+        pi = self.current
+        p = self.players[pi]
+        self.fire("attack", attacker, defender)
+        self.resolve()
+        if self.done or not self.alive(attacker) or not self.alive(defender):
+            if isinstance(attacker, Hero) or attacker in p.board:
+                attacker.attacks += 1
+            return
+        attacker.attacks += 1
+        if isinstance(attacker, Hero):
+            atk = self.hero_atk(p)
+            self.damage(attacker, defender, atk)
+            if not isinstance(defender, Hero) and defender.atk > 0:
+                self.damage(defender, attacker, defender.atk)
+            if p.weapon is not None:
+                p.weapon.durability -= 1
+        else:
+            attacker.stealth = False
+            atk = attacker.atk
+            dealt = self.damage(attacker, defender, atk)
+            p.minion_damage += dealt
+            if not isinstance(defender, Hero) and defender.atk > 0:
+                self.damage(defender, attacker, defender.atk)
+        self.fire("after_attack", attacker, defender)
+
+    # ------------------------------------------------------------------ effects
+    def damage(self, source, target, amount: int) -> int:
+        """Deal damage (divine shield and armour absorb first); returns the damage taken."""
+        if amount <= 0:
+            return 0
+        if isinstance(target, Hero):
+            absorbed = min(target.armor, amount)
+            target.armor -= absorbed
+            taken = amount - absorbed
+            target.health -= taken
+        else:
+            if target.divine_shield:
+                target.divine_shield = False
+                return 0
+            taken = amount
+            target.damage += amount
+        if source is not None and not isinstance(source, Card) and getattr(source, "cdef", None) \
+                and "FREEZE" in source.cdef.keywords and not getattr(source, "silenced", False):
+            target.frozen = True
+        if taken:
+            self.fire("damage", target, taken, source)
+        return taken
+
+    def spell_damage(self, owner: int, target, amount: int) -> int:
+        return self.damage(None, target, amount + self.spell_power(owner))
+
+    def heal(self, target, amount: int) -> int:
+        if isinstance(target, Hero):
+            healed = min(amount, target.max_health - target.health)
+            target.health += healed
+        else:
+            healed = min(amount, target.damage)
+            target.damage -= healed
+        if healed > 0:
+            self.fire("heal", target, healed)
+        return healed
+
+    def destroy(self, minion: Minion) -> None:
+        minion.destroyed = True
+
+    def freeze(self, character) -> None:
+        character.frozen = True
+
+    def buff(self, minion: Minion, atk: int = 0, health: int = 0) -> None:
+        minion.atk_bonus += atk
+        minion.health_bonus += health
+
+    def silence(self, minion: Minion) -> None:
+        minion.silenced = True
+        # Losing a health buff lowers max health; current health drops only to the new max.
+        minion.damage = max(0, minion.damage - minion.health_bonus)
+        minion.atk_bonus = minion.health_bonus = minion.turn_atk = 0
+        minion.taunt = minion.divine_shield = minion.stealth = minion.windfury = False
+        minion.charge = minion.cant_attack = minion.frozen = False
+        minion.spell_damage = 0
+        minion.deathrattles = ()
+
+    def transform(self, minion: Minion, card_id: str) -> Minion:
+        """Replace a minion with a fresh one of another card, in place (keeps exhaustion)."""
+        board = self.players[minion.owner].board
+        i = board.index(minion)
+        new = Minion(self.new_uid(), self.library[card_id], minion.owner, minion.order)
+        new.sick = minion.sick
+        new.attacks = minion.attacks
+        board[i] = new
+        return new
+
+    def summon(self, owner: int, cdef: CardDef | str, position: int | None = None,
+               announce: bool = True) -> Minion | None:
+        """Put a new minion on `owner`'s board; None when the board is full."""
+        if isinstance(cdef, str):
+            cdef = self.library[cdef]
+        board = self.players[owner].board
+        if len(board) >= MAX_BOARD:
+            return None
+        self.next_order += 1
+        minion = Minion(self.new_uid(), cdef, owner, self.next_order)
+        if position is None or position > len(board):
+            position = len(board)
+        board.insert(position, minion)
+        self.refresh_auras()
+        if announce:
+            self.fire("summon", minion)
+        return minion
+
+    def draw(self, owner: int, count: int = 1) -> list[Card]:
+        """Draw from the deck (a uniformly random card: the deck's order is hidden from planners);
+        an empty deck deals fatigue, a full hand burns the card."""
+        p = self.players[owner]
+        drawn = []
+        for _ in range(count):
+            if not p.deck:
+                p.fatigue += 1
+                self.damage(None, p.hero, p.fatigue)
+                continue
+            card = p.deck.pop(self.rand(len(p.deck)))
+            p.cards_drawn += 1
+            if len(p.hand) >= MAX_HAND:
+                continue  # overdraw: the card is burnt
+            p.hand.append(card)
+            drawn.append(card)
+            self.fire("draw", owner, card)
+        return drawn
+
+    def give(self, owner: int, card_id: str) -> Card | None:
+        """Put a new copy of a card into `owner`'s hand (lost when the hand is full)."""
+        p = self.players[owner]
+        if len(p.hand) >= MAX_HAND:
+            return None
+        card = Card(self.new_uid(), self.library[card_id])
+        p.hand.append(card)
+        return card
+
+    def discard_random(self, owner: int, count: int = 1) -> list[Card]:
+        p = self.players[owner]
+        lost = []
+        for _ in range(count):
+            if not p.hand:
+                break
+            lost.append(p.hand.pop(self.rand(len(p.hand))))
+        return lost
+
+    def return_to_hand(self, minion: Minion) -> None:
+        """Bounce a minion to its owner's hand as a fresh card (destroyed if the hand is full)."""
+        p = self.players[minion.owner]
+        if minion not in p.board:
+            return
+        p.board.remove(minion)
+        if len(p.hand) < MAX_HAND:
+            p.hand.append(Card(self.new_uid(), minion.cdef))
+
+    def take_control(self, minion: Minion, new_owner: int) -> None:
+        old = self.players[minion.owner].board
+        new = self.players[new_owner].board
+        old.remove(minion)
+        if len(new) >= MAX_BOARD:
+            minion.destroyed = True
+            minion.owner = new_owner
+            new.append(minion)  # removed at once by resolve, deathrattle on its new side
+            return
+        minion.owner = new_owner
+        minion.sick = True
+        minion.attacks = 0
+        new.append(minion)
+
+    def equip(self, owner: int, new_weapon: Weapon | str) -> Weapon:
+        if isinstance(new_weapon, str):
+            new_weapon = Weapon(self.new_uid(), self.library[new_weapon])
+        p = self.players[owner]
+        old = p.weapon
+        p.weapon = new_weapon
+        if old is not None:
+            self._weapon_destroyed(owner, old)
+        return new_weapon
+
+    def destroy_weapon(self, owner: int) -> None:
+        p = self.players[owner]
+        if p.weapon is not None:
+            old = p.weapon
+            p.weapon = None
+            self._weapon_destroyed(owner, old)
+
+    def _weapon_destroyed(self, owner: int, weapon: Weapon) -> None:
+        for fn in weapon.cdef.script.deathrattles:
+            fn(self, owner, weapon, -1)
+
+    def gain_armor(self, owner: int, amount: int) -> None:
+        self.players[owner].hero.armor += amount
+
+    def gain_mana(self, owner: int, amount: int) -> None:
+        p = self.players[owner]
+        p.mana = min(MAX_MANA, p.mana + amount)
+
+    # ------------------------------------------------------------------ triggers
+    def fire(self, event: str, *args) -> None:
+        """Run every hook listening to `event`, in play order. Events and their args:
+        play_card/cast_spell/after_spell/secret_played/draw (player, card); summon (minion);
+        death (minion, position); damage (character, amount, source); heal (character, amount);
+        attack/after_attack (attacker, defender); turn_start/turn_end (player)."""
+        listeners = []
+        for p in self.players:
+            for m in p.board:
+                script = m.cdef.script
+                if script.triggers and event in script.triggers and not m.silenced \
+                        and not m.destroyed:
+                    listeners.append((m.order, m.owner, m, script.triggers[event]))
+            w = p.weapon
+            if w is not None and w.cdef.script.triggers and event in w.cdef.script.triggers:
+                listeners.append((0, p.index, w, w.cdef.script.triggers[event]))
+        if listeners:
+            if len(listeners) > 1:
+                listeners.sort(key=lambda item: item[0])
+            for _, owner, me, hooks in listeners:
+                for hook in hooks:
+                    hook(self, owner, me, *args)
+        # Secrets only trigger on their owner's opponent's turn.
+        waiting = self.players[1 - self.current].secrets
+        if waiting:
+            for card in list(waiting):
+                spec = card.cdef.script.secret
+                if spec is not None and spec[0] == event and card in waiting:
+                    if spec[1](self, 1 - self.current, card, *args):
+                        waiting.remove(card)
+                        self.fire("secret_revealed", 1 - self.current, card)
+
+    # ------------------------------------------------------------------ auras and deaths
+    def refresh_auras(self) -> None:
+        sources = []
+        for p in self.players:
+            if p.weapon is not None:
+                p.weapon.aura_atk = 0
+            for m in p.board:
+                m.aura_atk = 0
+                m.aura_charge = m.aura_windfury = False
+                script = m.cdef.script
+                if not m.silenced and (script.aura is not None or script.enrage is not None):
+                    sources.append(m)
+        old_health = [(m, m.aura_health) for p in self.players for m in p.board if m.aura_health]
+        for p in self.players:
+            for m in p.board:
+                m.aura_health = 0
+        if sources:
+            sources.sort(key=lambda m: m.order)
+            for m in sources:
+                script = m.cdef.script
+                if script.aura is not None:
+                    script.aura(self, m.owner, m)
+                if script.enrage is not None and m.damage > 0:
+                    script.enrage(self, m.owner, m)
+        for m, old in old_health:
+            if m.aura_health < old:  # a lost health aura takes its health, not damage, away
+                m.damage = max(0, m.damage - (old - m.aura_health))
+
+    def resolve(self) -> None:
+        """Process deaths (deathrattles and death triggers in play order) until none are left,
+        then check whether the game is over."""
+        while True:
+            self.refresh_auras()
+            for p in self.players:
+                if p.weapon is not None and p.weapon.durability <= 0:
+                    self.destroy_weapon(p.index)
+            dead = [m for p in self.players for m in p.board if m.destroyed or m.health <= 0]
+            if not dead:
+                break
+            dead.sort(key=lambda m: m.order)
+            positions = {}
+            for m in dead:
+                board = self.players[m.owner].board
+                positions[m.uid] = board.index(m)
+                board.remove(m)
+            self.refresh_auras()
+            for m in dead:
+                for fn in m.deathrattles:
+                    fn(self, m.owner, m, positions[m.uid])
+                self.fire("death", m, positions[m.uid])
+        h0, h1 = self.players[0].hero.health <= 0, self.players[1].hero.health <= 0
+        if h0 or h1:
+            self.done = True
+            self.winner = -1 if (h0 and h1) else (1 if h0 else 0)
+
+    # ------------------------------------------------------------------ turns
+    def start_turn(self) -> None:
+        pi = self.current
+        p = self.players[pi]
+        p.turns += 1
+        p.max_mana = min(MAX_MANA, p.max_mana + 1)
+        p.mana = p.max_mana
+        p.mana_available += p.max_mana
+        p.cards_played = p.minions_played = 0
+        p.hero.attacks = 0
+        p.hero.power_uses = 0
+        for m in p.board:
+            m.attacks = 0
+            m.sick = False
+        self.draw(pi)
+        self.fire("turn_start", pi)
+        self.resolve()
+
+    def end_turn(self) -> None:
+        pi = self.current
+        p = self.players[pi]
+        self.fire("turn_end", pi)
+        self.resolve()
+        if self.done:
+            return
+        for side in self.players:
+            side.hero.turn_atk = 0
+            for m in side.board:
+                m.turn_atk = 0
+        # Characters frozen before they could attack thaw at the end of their own turn.
+        if p.hero.frozen and p.hero.attacks == 0:
+            p.hero.frozen = False
+        for m in p.board:
+            if m.frozen and m.attacks == 0:
+                m.frozen = False
+        p.spell_discount = 0
+        if p.free_spells_turns:
+            p.free_spells_turns -= 1
+        p.hand_size_sum += len(p.hand)
+        self.refresh_auras()
+        self.current = 1 - pi
+        self.turn += 1
+        if self.turn > TURN_LIMIT:
+            self.done = True
+            self.winner = -1
+            return
+        self.start_turn()
+
+    # ------------------------------------------------------------------ results
+    def result(self, player: int) -> int:
+        """+1 won, -1 lost, 0 drawn or still running, from `player`'s view."""
+        if not self.done or self.winner == -1:
+            return 0
+        return 1 if self.winner == player else -1
