@@ -31,7 +31,7 @@ KEYWORD_TAGS = {
     190: "TAUNT", 197: "CHARGE", 194: "DIVINE_SHIELD", 191: "STEALTH", 189: "WINDFURY",
     212: "ENRAGED", 217: "DEATHRATTLE", 218: "BATTLECRY", 220: "COMBO", 219: "SECRET",
     208: "FREEZE", 227: "CANT_ATTACK", 311: "CANT_BE_TARGETED_BY_SPELLS",
-    332: "CANT_BE_TARGETED_BY_HERO_POWERS", 114: "ELITE", 362: "AURA",
+    332: "CANT_BE_TARGETED_BY_HERO_POWERS", 114: "ELITE", 362: "AURA", 363: "POISONOUS",
 }
 SPELLPOWER_TAG = 192
 
@@ -66,7 +66,7 @@ def data_version() -> str:
 
 def cache_path() -> Path:
     root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
-    return root / f"cards-{data_version()}-v2.json"
+    return root / f"cards-{data_version()}-v3.json"
 
 
 def _parse_package() -> list[dict]:

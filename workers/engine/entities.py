@@ -28,6 +28,7 @@ class Minion:
         "turn_atk", "aura_atk", "aura_health", "damage", "taunt", "divine_shield", "stealth",
         "windfury", "charge", "frozen", "silenced", "cant_attack", "spell_damage", "attacks",
         "sick", "destroyed", "deathrattles", "aura_charge", "aura_windfury", "counter",
+        "poisonous", "stealth_until_next_turn",
     )
 
     def __init__(self, uid: int, cdef: CardDef, owner: int, order: int):
@@ -50,6 +51,8 @@ class Minion:
         self.windfury = "WINDFURY" in kw
         self.charge = "CHARGE" in kw
         self.cant_attack = "CANT_ATTACK" in kw
+        self.poisonous = "POISONOUS" in kw
+        self.stealth_until_next_turn = False  # Conceal-style stealth, lost at owner's turn start
         self.spell_damage = cdef.spell_damage
         self.frozen = False
         self.silenced = False

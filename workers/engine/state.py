@@ -53,7 +53,7 @@ class GameState:
                 tuple(c.cdef.id for c in p.secrets),
                 tuple((m.cdef.id, m.atk, m.health, m.max_health, m.attacks, m.sick, m.frozen,
                        m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
-                       m.spell_damage, m.counter) for m in p.board),
+                       m.spell_damage, m.counter, m.poisonous) for m in p.board),
             ))
         return hash(tuple(parts))
 
@@ -392,6 +392,8 @@ class GameState:
         if source is not None and not isinstance(source, Card) and getattr(source, "cdef", None) \
                 and "FREEZE" in source.cdef.keywords and not getattr(source, "silenced", False):
             target.frozen = True
+        if taken and isinstance(source, Minion) and source.poisonous and not isinstance(target, Hero):
+            target.destroyed = True
         if taken:
             self.fire("damage", target, taken, source)
         return taken
@@ -426,7 +428,8 @@ class GameState:
         minion.damage = max(0, minion.damage - minion.health_bonus)
         minion.atk_bonus = minion.health_bonus = minion.turn_atk = 0
         minion.taunt = minion.divine_shield = minion.stealth = minion.windfury = False
-        minion.charge = minion.cant_attack = minion.frozen = False
+        minion.charge = minion.cant_attack = minion.frozen = minion.poisonous = False
+        minion.stealth_until_next_turn = False
         minion.spell_damage = 0
         minion.deathrattles = ()
 
@@ -647,6 +650,8 @@ class GameState:
         for m in p.board:
             m.attacks = 0
             m.sick = False
+            if m.stealth_until_next_turn:
+                m.stealth = m.stealth_until_next_turn = False
         self.draw(pi)
         self.fire("turn_start", pi)
         self.resolve()
