@@ -74,3 +74,11 @@ def minion(g: GameState, side: int, card_id: str):
         if m.cdef.id == card_id:
             return m
     raise AssertionError(f"{card_id} is not on the board of player {side}")
+
+
+def covers(*card_ids: str):
+    """Mark a test as the text test of these cards (read by `python -m workers.engine coverage`)."""
+    def mark(fn):
+        fn.covers = card_ids
+        return fn
+    return mark

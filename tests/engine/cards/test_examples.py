@@ -2,7 +2,7 @@
 import pytest
 
 from workers.errors import IllegalActionError
-from .scenario import attack, end_turn, make_game, minion, play
+from ..scenario import covers, attack, end_turn, make_game, minion, play
 
 
 def test_backstab_damages_only_undamaged_minions():
