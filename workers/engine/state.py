@@ -425,7 +425,8 @@ class GameState:
     def silence(self, minion: Minion) -> None:
         minion.silenced = True
         # Losing a health buff lowers max health; current health drops only to the new max.
-        minion.damage = max(0, minion.damage - minion.health_bonus)
+        # (A negative bonus, e.g. a swapped Health, raises max health and leaves damage alone.)
+        minion.damage = max(0, minion.damage - max(0, minion.health_bonus))
         minion.atk_bonus = minion.health_bonus = minion.turn_atk = 0
         minion.taunt = minion.divine_shield = minion.stealth = minion.windfury = False
         minion.charge = minion.cant_attack = minion.frozen = minion.poisonous = False
