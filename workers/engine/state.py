@@ -47,13 +47,13 @@ class GameState:
             parts.append((
                 h.health, h.armor, h.turn_atk, h.attacks, h.frozen, h.power_uses, p.mana,
                 p.max_mana, p.cards_played, p.minions_played, p.spell_discount, p.fatigue,
-                p.free_spells_turns, len(p.deck),
+                p.free_spells_turns, len(p.deck), p.pending_cards, p.died_this_turn,
                 (w.cdef.id, w.atk, w.durability) if w else None,
-                tuple(sorted(c.cdef.id for c in p.hand)),
+                tuple(sorted(c.cdef.id + ("~%d" % c.cost_mod if c.cost_mod else "") for c in p.hand)),
                 tuple(c.cdef.id for c in p.secrets),
                 tuple((m.cdef.id, m.atk, m.health, m.max_health, m.attacks, m.sick, m.frozen,
                        m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
-                       m.spell_damage, m.counter, m.poisonous) for m in p.board),
+                       m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of) for m in p.board),
             ))
         return hash(tuple(parts))
 
@@ -134,15 +134,18 @@ class GameState:
         return [board[j] for j in (i - 1, i + 1) if 0 <= j < len(board)]
 
     # ------------------------------------------------------------------ costs
-    def cost_of(self, owner: int, card: Card) -> int:
+    def cost_modifiers(self) -> list[Minion]:
+        return [m for p in self.players for m in p.board
+                if m.cdef.script.cost_aura is not None and not m.silenced]
+
+    def cost_of(self, owner: int, card: Card, modifiers: list | None = None) -> int:
+        """What `card` costs `owner` now; `modifiers` (from cost_modifiers) saves a board scan."""
         cdef = card.cdef
         script = cdef.script
         value = script.cost(self, owner, card) if script.cost else cdef.cost
-        for p in self.players:
-            for m in p.board:
-                ca = m.cdef.script.cost_aura
-                if ca is not None and not m.silenced:
-                    value += ca(self, m.owner, m, owner, card)
+        value += card.cost_mod
+        for m in (self.cost_modifiers() if modifiers is None else modifiers):
+            value += m.cdef.script.cost_aura(self, m.owner, m, owner, card)
         if cdef.type == "SPELL":
             p = self.players[owner]
             if p.free_spells_turns:
@@ -198,12 +201,14 @@ class GameState:
         pi = self.current
         actions = [END]
         seen_cards = set()
+        modifiers = self.cost_modifiers()
         for i, card in enumerate(p.hand):
             cdef = card.cdef
-            if cdef.id in seen_cards:
+            key = (cdef.id, card.cost_mod)
+            if key in seen_cards:
                 continue  # an identical card earlier in hand gives the same plays
-            seen_cards.add(cdef.id)
-            if self.cost_of(pi, card) > p.mana:
+            seen_cards.add(key)
+            if self.cost_of(pi, card, modifiers) > p.mana:
                 continue
             script = cdef.script
             if script.requires is not None and not script.requires(self, pi):
@@ -390,7 +395,8 @@ class GameState:
             taken = amount
             target.damage += amount
         if source is not None and not isinstance(source, Card) and getattr(source, "cdef", None) \
-                and "FREEZE" in source.cdef.keywords and not getattr(source, "silenced", False):
+                and "FREEZE" in source.cdef.keywords and not getattr(source, "silenced", False) \
+                and not source.cdef.script.no_damage_freeze:
             target.frozen = True
         if taken and isinstance(source, Minion) and source.poisonous and not isinstance(target, Hero):
             target.destroyed = True
@@ -431,6 +437,7 @@ class GameState:
         minion.taunt = minion.divine_shield = minion.stealth = minion.windfury = False
         minion.charge = minion.cant_attack = minion.frozen = minion.poisonous = False
         minion.stealth_until_next_turn = False
+        minion.destroy_at_start_of = -1
         minion.spell_damage = 0
         minion.deathrattles = ()
 
@@ -584,28 +591,35 @@ class GameState:
 
     # ------------------------------------------------------------------ auras and deaths
     def refresh_auras(self) -> None:
+        """Recompute every aura and enrage effect from scratch (cheap when there are none)."""
         sources = []
+        stale = False
         for p in self.players:
             if p.weapon is not None:
                 p.weapon.aura_atk = 0
             for m in p.board:
-                m.aura_atk = 0
-                m.aura_charge = m.aura_windfury = False
+                if m.aura_atk or m.aura_health or m.aura_charge or m.aura_windfury:
+                    stale = True
                 script = m.cdef.script
-                if not m.silenced and (script.aura is not None or script.enrage is not None):
+                if (script.aura is not None or script.enrage is not None) and not m.silenced:
                     sources.append(m)
-        old_health = [(m, m.aura_health) for p in self.players for m in p.board if m.aura_health]
+        if not sources and not stale:
+            return
+        old_health = []
         for p in self.players:
             for m in p.board:
-                m.aura_health = 0
-        if sources:
+                if m.aura_health:
+                    old_health.append((m, m.aura_health))
+                m.aura_atk = m.aura_health = 0
+                m.aura_charge = m.aura_windfury = False
+        if len(sources) > 1:
             sources.sort(key=lambda m: m.order)
-            for m in sources:
-                script = m.cdef.script
-                if script.aura is not None:
-                    script.aura(self, m.owner, m)
-                if script.enrage is not None and m.damage > 0:
-                    script.enrage(self, m.owner, m)
+        for m in sources:
+            script = m.cdef.script
+            if script.aura is not None:
+                script.aura(self, m.owner, m)
+            if script.enrage is not None and m.damage > 0:
+                script.enrage(self, m.owner, m)
         for m, old in old_health:
             if m.aura_health < old:  # a lost health aura takes its health, not damage, away
                 m.damage = max(0, m.damage - (old - m.aura_health))
@@ -627,6 +641,7 @@ class GameState:
                 board = self.players[m.owner].board
                 positions[m.uid] = board.index(m)
                 board.remove(m)
+                self.players[m.owner].died_this_turn += (m.cdef.id,)
             self.refresh_auras()
             for m in dead:
                 for fn in m.deathrattles:
@@ -641,6 +656,8 @@ class GameState:
     def start_turn(self) -> None:
         pi = self.current
         p = self.players[pi]
+        for side in self.players:
+            side.died_this_turn = ()
         p.turns += 1
         p.max_mana = min(MAX_MANA, p.max_mana + 1)
         p.mana = p.max_mana
@@ -654,6 +671,14 @@ class GameState:
             if m.stealth_until_next_turn:
                 m.stealth = m.stealth_until_next_turn = False
         self.draw(pi)
+        for side in self.players:  # "at the start of your next turn, destroy it" (Nightmare)
+            for m in side.board:
+                if m.destroy_at_start_of == pi:
+                    m.destroyed = True
+        if p.pending_cards:
+            pending, p.pending_cards = p.pending_cards, ()
+            for card_id in pending:
+                self.give(pi, card_id)
         self.fire("turn_start", pi)
         self.resolve()
 

@@ -1,0 +1,183 @@
+"""Evaluating a deck by the paper's protocol on the built-in engine.
+
+The evaluated deck always goes first; game g is played against opponent g mod 6 with a seed
+derived from (evaluation seed, g), so any split of the games into chunks (Dask tasks) gives
+the same records. Each worker process builds the card library once and keeps it.
+"""
+from __future__ import annotations
+
+import json
+import traceback
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Sequence
+
+from .engine.carddb import load_cards
+from .engine.cardspec import CardDef, build_library
+from .engine.game import new_game
+from .engine.rng import derive
+from .errors import DeckError
+from .players import BeamSearchPlayer, RandomPlayer, play_game
+from .results import EvaluationResult, GameRecord, deck_statistics, summarize
+from .scores import score_function
+
+DATA = Path(__file__).parent / "data"
+DECK_SIZE = 30
+PLAYER_KINDS = ("beam", "random")
+
+
+@dataclass(frozen=True)
+class OpponentDeck:
+    name: str
+    hero_class: str
+    strategy: str
+    cards: tuple[str, ...]
+
+
+def load_opponents(path: str | Path | None = None) -> list[OpponentDeck]:
+    """The opponent decks (default: the paper's six) in file order."""
+    path = Path(path or DATA / "opponents.json")
+    try:
+        spec = json.loads(path.read_text())
+    except OSError as exc:
+        raise DeckError(f"cannot read opponents file {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise DeckError(f"opponents file {path} is not valid JSON: {exc}") from None
+    opponents = [OpponentDeck(o["name"], o["hero_class"], o["strategy"],
+                              tuple(c["id"] for c in o["cards"])) for o in spec["opponents"]]
+    for o in opponents:
+        validate_deck(o.cards, hero_class=o.hero_class, label=f"opponent deck {o.name!r}")
+    return opponents
+
+
+def load_deck_file(path: str | Path) -> list[str]:
+    """A deck JSON file in the reference format ({"cards": [{"id": ...}, ...]})."""
+    spec = json.loads(Path(path).read_text())
+    return [c["id"] if isinstance(c, dict) else c for c in spec["cards"]]
+
+
+def miracle_rogue() -> list[str]:
+    return load_deck_file(DATA / "miracle_rogue.json")
+
+
+@lru_cache(maxsize=8)
+def _library(overrides_key: tuple) -> dict[str, CardDef]:
+    overrides = {card_id: dict(stats) for card_id, stats in overrides_key}
+    return build_library(load_cards(), overrides)
+
+
+def card_library(stat_overrides: dict | None = None) -> dict[str, CardDef]:
+    """The engine's cards with the optional stat overrides (built once per process)."""
+    key = tuple(sorted((k, tuple(sorted(v.items()))) for k, v in (stat_overrides or {}).items()))
+    return _library(key)
+
+
+def validate_deck(deck: Sequence[str], stat_overrides: dict | None = None, *,
+                  hero_class: str = "ROGUE", label: str = "deck") -> None:
+    """Refuse a deck the protocol cannot play, naming the offending card."""
+    library = card_library(stat_overrides)
+    if len(deck) != DECK_SIZE:
+        raise DeckError(f"{label} has {len(deck)} cards; a deck needs exactly {DECK_SIZE}")
+    for card_id, count in Counter(deck).items():
+        card = library.get(card_id)
+        if card is None or not card.collectible:
+            raise DeckError(f"{label}: unknown card id {card_id!r}")
+        if card.card_class not in (hero_class, "NEUTRAL"):
+            raise DeckError(f"{label}: {card.name} ({card_id}) is a {card.card_class} card, "
+                            f"not playable by {hero_class}")
+        limit = 1 if card.rarity == "LEGENDARY" else 2
+        if count > limit:
+            raise DeckError(f"{label}: {count} copies of {card.name} ({card_id}); at most {limit}")
+        if not card.implemented:
+            raise DeckError(f"{label}: {card.name} ({card_id}) is not implemented by the built-in engine")
+
+
+def make_player(kind: str, strategy: str, seed: int, depth: int, width: int):
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "beam":
+        return BeamSearchPlayer(_score(strategy), seed, depth, width)
+    raise ValueError(f"unknown player kind {kind!r}: expected one of {PLAYER_KINDS}")
+
+
+@lru_cache(maxsize=16)
+def _score(strategy: str):
+    return score_function(strategy)
+
+
+def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *,
+                  player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
+                  beam_depth: int = 13, beam_width: int = 4, hero_class: str = "ROGUE"):
+    """One game of the protocol; returns the finished GameState (deck's player is 0)."""
+    library = card_library(stat_overrides)
+    g = new_game(library, [list(deck), list(opponent.cards)], [hero_class, opponent.hero_class],
+                 game_seed)
+    players = [make_player(player, strategy, derive(game_seed, 1), beam_depth, beam_width),
+               make_player(player, opponent.strategy, derive(game_seed, 2), beam_depth, beam_width)]
+    return play_game(g, players)
+
+
+def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
+               player: str = "beam", strategy: str = "nn", opponents=None,
+               stat_overrides: dict | None = None, beam_depth: int = 13, beam_width: int = 4,
+               hero_class: str = "ROGUE") -> list[GameRecord]:
+    """Play the protocol's games with these indices; a game that raises inside the engine is
+    recorded with its seed and message, never retried with another seed."""
+    validate_deck(deck, stat_overrides, hero_class=hero_class)
+    opponents = opponents if opponents is not None else default_opponents()
+    records = []
+    for g_index in game_indices:
+        opponent_index = g_index % len(opponents)
+        game_seed = derive(seed, g_index)
+        try:
+            g = play_one_game(deck, opponents[opponent_index], game_seed, player=player,
+                              strategy=strategy, stat_overrides=stat_overrides,
+                              beam_depth=beam_depth, beam_width=beam_width, hero_class=hero_class)
+        except Exception as exc:  # an engine bug: record it so the game can be replayed
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            records.append(GameRecord(g_index, opponent_index, game_seed, False, 0, 0, 0, 0, 0, 0,
+                                      0, 0, error=f"{type(exc).__name__}: {exc} "
+                                                  f"({Path(where.filename).name}:{where.lineno})"))
+            continue
+        own, enemy = g.players
+        records.append(GameRecord(
+            game_index=g_index, opponent_index=opponent_index, seed=game_seed,
+            won=g.winner == 0, own_health=own.hero.health, enemy_health=enemy.hero.health,
+            turns=own.turns, hand_size_sum=own.hand_size_sum, minion_damage=own.minion_damage,
+            cards_drawn=own.cards_drawn, mana_spent=own.mana_spent,
+            mana_available=own.mana_available))
+    return records
+
+
+@lru_cache(maxsize=1)
+def _default_opponents() -> tuple[OpponentDeck, ...]:
+    return tuple(load_opponents())
+
+
+def default_opponents() -> list[OpponentDeck]:
+    return list(_default_opponents())
+
+
+def deck_stats(deck: Sequence[str], stat_overrides: dict | None = None) -> dict[str, float]:
+    library = card_library(stat_overrides)
+    return deck_statistics([library[c].cost for c in deck], [library[c].type for c in deck])
+
+
+def evaluate_deck(deck: Sequence[str], opponents=None, games: int = 200, seed: int = 0, *,
+                  player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
+                  beam_depth: int = 13, beam_width: int = 4) -> EvaluationResult:
+    """The protocol's evaluation of one deck: objective, measures, ancillaries, breakdown."""
+    opponents = opponents if opponents is not None else default_opponents()
+    records = play_games(deck, range(games), seed, player=player, strategy=strategy,
+                         opponents=opponents, stat_overrides=stat_overrides,
+                         beam_depth=beam_depth, beam_width=beam_width)
+    return summarize(records, deck_stats(deck, stat_overrides), [o.name for o in opponents])
+
+
+def warm_up(stat_overrides: dict | None = None) -> None:
+    """Load everything a worker needs (card data, library, opponents, scores) once."""
+    card_library(stat_overrides)
+    default_opponents()
+    _score("nn")

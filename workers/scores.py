@@ -1,0 +1,124 @@
+"""Score functions of the protocol's beam-search players, from the acting player's view.
+
+A won state scores +inf and a lost one -inf; otherwise:
+- Aggro and Control: the hand-written scores of the protocol;
+- NeuralNet: an MLP [15, 5, 4, 1] with tanh after every layer over 15 raw features, x 1e6.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from .engine.state import GameState
+
+INF = float("inf")
+DATA = Path(__file__).parent / "data"
+
+
+def _terminal(g: GameState, me: int) -> float | None:
+    if g.done:
+        if g.winner == me:
+            return INF
+        if g.winner == 1 - me:
+            return -INF
+    return None
+
+
+def _taunt_health(board) -> int:
+    return sum(m.health for m in board if m.taunt)
+
+
+def aggro_score(g: GameState, me: int) -> float:
+    end = _terminal(g, me)
+    if end is not None:
+        return end
+    own, enemy = g.players[me], g.players[1 - me]
+    score = 1000.0 if (not enemy.board and own.board) else 0.0
+    score -= 1000 * _taunt_health(enemy.board)
+    score += sum(m.atk for m in own.board)
+    score += 1000 * (own.hero.health - enemy.hero.health)
+    return score
+
+
+def control_score(g: GameState, me: int) -> float:
+    end = _terminal(g, me)
+    if end is not None:
+        return end
+    own, enemy = g.players[me], g.players[1 - me]
+    score = 1000.0 if (not enemy.board and own.board) else 0.0
+    score += 50 * (len(own.board) - len(enemy.board))
+    score += 25 * (_taunt_health(own.board) - _taunt_health(enemy.board))
+    score += sum(m.atk for m in own.board)
+    score += 10 * (own.hero.health - enemy.hero.health)
+    return score
+
+
+def state_features(g: GameState, me: int) -> list[int]:
+    """The 15 raw features of the neural-net player, in `player_strategy_nn.json` order."""
+    own, enemy = g.players[me], g.players[1 - me]
+
+    def hero_atk(p):
+        return p.hero.turn_atk + (p.weapon.atk + p.weapon.aura_atk if p.weapon else 0)
+
+    return [
+        own.hero.health, enemy.hero.health, hero_atk(own), hero_atk(enemy),
+        sum(g.cost_of(me, c) for c in own.hand), len(own.hand), len(enemy.hand),
+        len(own.deck), len(enemy.deck),
+        sum(m.atk for m in own.board), sum(m.atk for m in enemy.board),
+        sum(m.health for m in own.board), sum(m.health for m in enemy.board),
+        _taunt_health(own.board), _taunt_health(enemy.board),
+    ]
+
+
+class NeuralNetScore:
+    """The evaluated player's learned score. Weights: flat, all matrices row-major
+    [input][output] layer by layer, then all biases."""
+
+    def __init__(self, weights: list[float], layer_sizes=(15, 5, 4, 1)):
+        expected = sum(a * b for a, b in zip(layer_sizes, layer_sizes[1:])) + sum(layer_sizes[1:])
+        if len(weights) != expected:
+            raise ValueError(f"neural-net score needs {expected} weights, got {len(weights)}")
+        self.layers = []
+        offset = 0
+        shapes = list(zip(layer_sizes, layer_sizes[1:]))
+        matrices = []
+        for n_in, n_out in shapes:
+            # Stored transposed (one row of input weights per output) for a fast dot product.
+            matrices.append([[weights[offset + i * n_out + j] for i in range(n_in)] for j in range(n_out)])
+            offset += n_in * n_out
+        for (n_in, n_out), matrix in zip(shapes, matrices):
+            self.layers.append((matrix, weights[offset:offset + n_out]))
+            offset += n_out
+
+    @classmethod
+    def from_file(cls, path: str | Path | None = None) -> "NeuralNetScore":
+        spec = json.loads(Path(path or DATA / "player_strategy_nn.json").read_text())
+        return cls(spec["weights"], tuple(spec["layer_sizes"]))
+
+    def forward(self, features: list[float]) -> float:
+        values = features
+        tanh = math.tanh
+        for matrix, bias in self.layers:
+            values = [tanh(sum(w * x for w, x in zip(row, values)) + b) for row, b in zip(matrix, bias)]
+        return values[0]
+
+    def __call__(self, g: GameState, me: int) -> float:
+        end = _terminal(g, me)
+        if end is not None:
+            return end
+        return self.forward(state_features(g, me)) * 1e6
+
+
+def score_function(name: str):
+    """'aggro', 'control', 'nn' (the reference weights) or a path to a weights JSON file."""
+    if name == "aggro":
+        return aggro_score
+    if name == "control":
+        return control_score
+    if name == "nn":
+        return NeuralNetScore.from_file()
+    path = Path(name)
+    if path.suffix == ".json" and path.exists():
+        return NeuralNetScore.from_file(path)
+    raise ValueError(f"unknown strategy {name!r}: expected aggro, control, nn or a weights .json file")

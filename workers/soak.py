@@ -1,0 +1,123 @@
+"""Soak and fuzz runs: many seeded games with invariants checked after every action.
+
+    python -m workers.soak --random-games 2000 --beam-games 100      # the seven fixed decks
+    python -m workers.soak --pool --random-games 100000               # random pool decks (fuzz)
+
+Every failure prints the seed and decks that replay it; the exit status is non-zero if any game
+raised or broke an invariant.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+
+from .engine.game import new_game
+from .engine.rng import derive
+from .evaluate import DATA, card_library, default_opponents, make_player, miracle_rogue
+from .invariants import check_invariants
+from .players import play_game
+
+
+@dataclass
+class SoakReport:
+    games: int = 0
+    actions: int = 0
+    failures: list = field(default_factory=list)  # (seed, decks, message)
+
+
+def fixed_decks() -> list[tuple[str, str, list[str]]]:
+    """(class, strategy, cards) of Miracle Rogue and the six opponents."""
+    decks = [("ROGUE", "nn", miracle_rogue())]
+    decks += [(o.hero_class, o.strategy, list(o.cards)) for o in default_opponents()]
+    return decks
+
+
+def pool_cards() -> list[str]:
+    return [c["id"] for c in json.loads((DATA / "rogue_pool.json").read_text())["cards"]]
+
+
+def random_pool_deck(seed: int, pool: list[str]) -> list[str]:
+    """The protocol's random deck: shuffle the pool's copies (1 per legendary, else 2), take 30."""
+    library = card_library()
+    copies = [c for c in pool for _ in range(1 if library[c].rarity == "LEGENDARY" else 2)]
+    rng = derive(seed, 0xDEC)
+    picked = []
+    for _ in range(30):
+        rng = derive(rng, 1)
+        picked.append(copies.pop(rng % len(copies)))
+    return picked
+
+
+def soak_game(seed: int, decks, kind: str, report: SoakReport, depth: int = 13, width: int = 4):
+    (class0, strat0, cards0), (class1, strat1, cards1) = decks
+    actions = 0
+
+    def observe(g):
+        nonlocal actions
+        actions += 1
+        check_invariants(g)
+
+    try:
+        g = new_game(card_library(), [cards0, cards1], [class0, class1], seed)
+        check_invariants(g)
+        players = [make_player(kind, strat0, derive(seed, 1), depth, width),
+                   make_player(kind, strat1, derive(seed, 2), depth, width)]
+        for p in players:
+            p.observer = observe
+        play_game(g, players)
+    except Exception as exc:
+        where = traceback.format_exc(limit=-3)
+        report.failures.append((seed, kind, [class0, class1], f"{type(exc).__name__}: {exc}\n{where}"))
+    report.games += 1
+    report.actions += actions
+
+
+def run(random_games: int, beam_games: int, pool: bool, seed: int, depth: int, width: int,
+        progress: bool = True) -> SoakReport:
+    report = SoakReport()
+    fixed = fixed_decks()
+    cards = pool_cards()
+    plan = [("random", i) for i in range(random_games)] + [("beam", i) for i in range(beam_games)]
+    start = time.time()
+    for n, (kind, i) in enumerate(plan):
+        game_seed = derive(seed, i, kind == "beam")
+        if pool:
+            decks = [("ROGUE", "nn", random_pool_deck(derive(game_seed, 1), cards)),
+                     ("ROGUE", "aggro", random_pool_deck(derive(game_seed, 2), cards))]
+        else:
+            a = fixed[i % len(fixed)]
+            b = fixed[(i // len(fixed)) % len(fixed)]
+            decks = [a, b]
+        soak_game(game_seed, decks, kind, report, depth, width)
+        if progress and (n + 1) % 1000 == 0:
+            print(f"  {n + 1} games, {len(report.failures)} failures, {time.time() - start:.0f} s",
+                  file=sys.stderr)
+    return report
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--random-games", type=int, default=2000)
+    parser.add_argument("--beam-games", type=int, default=100)
+    parser.add_argument("--pool", action="store_true", help="random decks from the 180-card pool")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--depth", type=int, default=13)
+    parser.add_argument("--width", type=int, default=4)
+    args = parser.parse_args(argv)
+    start = time.time()
+    report = run(args.random_games, args.beam_games, args.pool, args.seed, args.depth, args.width)
+    for seed, kind, classes, message in report.failures[:20]:
+        print(f"FAILED {kind} game seed={seed} classes={classes}: {message}")
+    print(f"games: {report.games}")
+    print(f"actions_checked: {report.actions}")
+    print(f"engine_errors_or_violations: {len(report.failures)}")
+    print(f"seconds: {time.time() - start:.1f}")
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
