@@ -12,11 +12,12 @@ from .cardspec import CardDef
 class Card:
     """A card in a deck, hand or secret zone. Immutable once created."""
 
-    __slots__ = ("uid", "cdef")
+    __slots__ = ("uid", "cdef", "cost_mod")
 
-    def __init__(self, uid: int, cdef: CardDef):
+    def __init__(self, uid: int, cdef: CardDef, cost_mod: int = 0):
         self.uid = uid
         self.cdef = cdef
+        self.cost_mod = cost_mod  # this copy's own cost change (Shadowstep: -2)
 
     def __repr__(self) -> str:
         return f"Card({self.cdef.name}#{self.uid})"
@@ -28,7 +29,7 @@ class Minion:
         "turn_atk", "aura_atk", "aura_health", "damage", "taunt", "divine_shield", "stealth",
         "windfury", "charge", "frozen", "silenced", "cant_attack", "spell_damage", "attacks",
         "sick", "destroyed", "deathrattles", "aura_charge", "aura_windfury", "counter",
-        "poisonous", "stealth_until_next_turn",
+        "poisonous", "stealth_until_next_turn", "destroy_at_start_of",
     )
 
     def __init__(self, uid: int, cdef: CardDef, owner: int, order: int):
@@ -63,6 +64,7 @@ class Minion:
         self.aura_charge = False
         self.aura_windfury = False
         self.counter = 0  # per-minion scratch value some cards need (e.g. Millhouse's turn)
+        self.destroy_at_start_of = -1  # player whose next turn start destroys it (Nightmare); silence clears
 
     def copy(self) -> "Minion":
         new = Minion.__new__(Minion)
@@ -165,7 +167,7 @@ class Player:
         "index", "hero", "weapon", "hand", "deck", "board", "secrets", "mana", "max_mana",
         "temp_mana", "fatigue", "cards_played", "minions_played", "spell_discount",
         "free_spells_turns", "turns", "hand_size_sum", "cards_drawn", "mana_spent",
-        "mana_available", "minion_damage",
+        "mana_available", "minion_damage", "pending_cards", "died_this_turn",
     )
 
     def __init__(self, index: int, hero: Hero, deck: list[Card]):
@@ -184,6 +186,8 @@ class Player:
         self.minions_played = 0  # this turn, for Pint-Sized Summoner
         self.spell_discount = 0  # Preparation: next spell this turn costs that much less
         self.free_spells_turns = 0  # Millhouse Manastorm: spells cost (0) during this many own turns
+        self.pending_cards = ()  # card ids put in hand at the start of this player's next turn (Headcrack)
+        self.died_this_turn = ()  # card ids of own minions that died this turn, in order (Whitemane)
         # Statistics for the evaluation.
         self.turns = 0
         self.hand_size_sum = 0

@@ -1,0 +1,132 @@
+"""Neutral minions of 5+ mana from the deck-search pool, with their tokens and Ysera's Dream cards."""
+from ..cardspec import (CHARACTER, MINION, battlecry, cost, deathrattle, define, spell,
+                        trigger)
+
+# Keywords only (or no text): Windfury Harpy, Archmage, Boulderfist Ogre, War Golem, Core Hound,
+# Malygos, Gnoll, Baine Bloodhoof, Laughing Sister, Emerald Drake.
+define("EX1_033", "CS2_155", "CS2_200", "CS2_186", "CS2_201", "EX1_563", "NEW1_040t",
+       "EX1_110t", "DREAM_01", "DREAM_03")
+# Nozdormu's only text limits how long a human may think; a simulated turn has no clock, so it
+# is the vanilla 8/8 for 9 it is in a game.
+define("EX1_560")
+
+
+@battlecry("NEW1_024")  # Captain Greenskin
+def captain_greenskin(g, owner, me, target):
+    weapon = g.players[owner].weapon
+    if weapon is not None:
+        weapon.atk += 1
+        weapon.durability += 1
+
+
+@trigger("EX1_399", "damage")  # Gurubashi Berserker
+def gurubashi_berserker(g, owner, me, character, amount, source):
+    if character is me:
+        g.buff(me, atk=3)
+
+
+@battlecry("DS1_055")  # Darkscale Healer
+def darkscale_healer(g, owner, me, target):
+    for c in g.characters(owner):
+        g.heal(c, 2)
+
+
+@trigger("NEW1_040", "turn_end")  # Hogger
+def hogger(g, owner, me, player):
+    if player == owner:
+        g.summon(owner, "NEW1_040t", g.position_of(me) + 1)
+
+
+@deathrattle("EX1_110")  # Cairne Bloodhoof
+def cairne_bloodhoof(g, owner, me, position):
+    g.summon(owner, "EX1_110t", position)
+
+
+# The data gives Frost Elemental FREEZE for its battlecry; its attacks must not freeze.
+@battlecry("EX1_283", target=CHARACTER, no_damage_freeze=True)  # Frost Elemental
+def frost_elemental(g, owner, me, target):
+    if target is not None:
+        g.freeze(target)
+
+
+@battlecry("EX1_190")  # High Inquisitor Whitemane
+def whitemane(g, owner, me, target):
+    # Fresh copies, in the order they died, to her right (as many as fit).
+    position = g.position_of(me) + 1
+    for card_id in g.players[owner].died_this_turn:
+        if g.summon(owner, card_id, position) is None:
+            break
+        position += 1
+
+
+_BEASTS = {}  # id(library) -> (library, collectible Beast ids)
+
+
+def _beast_pool(g):
+    entry = _BEASTS.get(id(g.library))
+    if entry is None or entry[0] is not g.library:
+        # Only implemented cards, so a summoned Beast never lacks its text.
+        pool = tuple(sorted(c.id for c in g.library.values() if c.is_minion and c.collectible
+                            and c.race == "BEAST" and c.implemented))
+        entry = _BEASTS[id(g.library)] = (g.library, pool)
+    return entry[1]
+
+
+@battlecry("EX1_188")  # Barrens Stablehand
+def barrens_stablehand(g, owner, me, target):
+    beast = g.choice(_beast_pool(g))
+    if beast is not None:
+        g.summon(owner, beast, g.position_of(me) + 1)
+
+
+@trigger("EX1_187", "cast_spell")  # Arcane Devourer: before the spell resolves
+def arcane_devourer(g, owner, me, player, card):
+    if player == owner:
+        g.buff(me, 2, 2)
+
+
+@trigger("NEW1_038", "turn_end")  # Gruul: each turn, either player's
+def gruul(g, owner, me, player):
+    g.buff(me, 1, 1)
+
+
+@battlecry("NEW1_030")  # Deathwing
+def deathwing(g, owner, me, target):
+    for m in g.minions():
+        if m is not me:
+            g.destroy(m)
+    g.players[owner].hand.clear()
+
+
+@cost("EX1_105")  # Mountain Giant
+def mountain_giant(g, owner, card):
+    others = sum(1 for c in g.players[owner].hand if c is not card)
+    return card.cdef.cost - others
+
+
+# ------------------------------------------------------------------ Ysera and her Dream cards
+DREAM_CARDS = ("DREAM_01", "DREAM_02", "DREAM_03", "DREAM_04", "DREAM_05")
+
+
+@trigger("EX1_572", "turn_end")  # Ysera
+def ysera(g, owner, me, player):
+    if player == owner:
+        g.give(owner, g.choice(DREAM_CARDS))
+
+
+@spell("DREAM_02")  # Ysera Awakens
+def ysera_awakens(g, owner, card, target):
+    for c in g.characters():
+        if c.cdef.id != "EX1_572":
+            g.spell_damage(owner, c, 5)
+
+
+@spell("DREAM_04", target=MINION)  # Dream
+def dream(g, owner, card, target):
+    g.return_to_hand(target)
+
+
+@spell("DREAM_05", target=MINION)  # Nightmare
+def nightmare(g, owner, card, target):
+    g.buff(target, 5, 5)
+    target.destroy_at_start_of = owner
