@@ -1,0 +1,465 @@
+"""Tests of the high-cost neutral minions and the Rogue pool: each checks what the text says."""
+import pytest
+
+from workers.engine.actions import ATTACK, Action
+from workers.errors import IllegalActionError
+from ..scenario import attack, covers, end_turn, find_card, make_game, minion, play
+
+CROC, RAPTOR, WISP = "CS2_120", "CS2_172", "CS2_231"  # 2/3, 3/2, 1/1
+YETI, OGRE = "CS2_182", "CS2_200"  # 4/5, 6/7
+COIN = "GAME_005"
+
+
+def attack_targets(g, attacker):
+    return {a.target for a in g.legal_actions() if a.kind == ATTACK and a.index == attacker.uid}
+
+
+def play_targets(g, card_id):
+    i = find_card(g, card_id)
+    return {a.target for a in g.legal_actions() if a.index == i and a.kind != ATTACK}
+
+
+# ------------------------------------------------------------------ neutral minions
+@covers("EX1_593")
+def test_nightblade_hits_enemy_hero_for_three():
+    g = make_game(hand=["EX1_593"], enemy_board=[CROC])
+    play(g, "EX1_593")
+    assert g.players[1].hero.health == 27
+    assert g.players[0].hero.health == 30
+    assert minion(g, 1, CROC).health == 3
+
+
+@covers("EX1_116", "EX1_116t")
+def test_leeroy_charges_and_gives_the_opponent_two_whelps():
+    g = make_game(hand=["EX1_116"])
+    play(g, "EX1_116")
+    whelps = [m for m in g.players[1].board if m.cdef.id == "EX1_116t"]
+    assert len(whelps) == 2 and all((w.atk, w.health) == (1, 1) for w in whelps)
+    assert len(g.players[0].board) == 1
+    attack(g, minion(g, 0, "EX1_116"), g.players[1].hero)  # Charge: attacks at once
+    assert g.players[1].hero.health == 24
+
+
+@covers("CS2_150")
+def test_stormpike_commando_deals_two_to_a_chosen_character():
+    g = make_game(hand=["CS2_150", "CS2_150"], enemy_board=[YETI])
+    yeti = minion(g, 1, YETI)
+    play(g, "CS2_150", yeti)
+    assert yeti.health == 3
+    play(g, "CS2_150", g.players[1].hero)
+    assert g.players[1].hero.health == 28
+
+
+@covers("EX1_097")
+def test_abomination_deathrattle_hits_every_character():
+    g = make_game(board=["EX1_097", CROC], enemy_board=[RAPTOR, YETI])
+    abom = minion(g, 0, "EX1_097")
+    assert abom.taunt
+    g.destroy(abom)
+    g.resolve()
+    assert g.players[0].hero.health == 28 and g.players[1].hero.health == 28
+    assert minion(g, 0, CROC).health == 1
+    assert minion(g, 1, YETI).health == 3
+    assert [m.cdef.id for m in g.players[1].board] == [YETI]  # the 3/2 died
+
+
+@covers("CS1_069", "CS2_187", "CS2_162")
+@pytest.mark.parametrize("card_id,stats", [("CS1_069", (3, 6)), ("CS2_187", (5, 4)),
+                                           ("CS2_162", (6, 5))])
+def test_taunt_minions_must_be_attacked_first(card_id, stats):
+    g = make_game(hand=[card_id], enemy_board=[RAPTOR])
+    play(g, card_id)
+    taunter = minion(g, 0, card_id)
+    assert (taunter.atk, taunter.health) == stats
+    end_turn(g)
+    assert attack_targets(g, minion(g, 1, RAPTOR)) == {taunter.uid}
+
+
+@covers("CS2_227")
+def test_venture_co_mercenary_raises_only_its_owners_minion_costs():
+    g = make_game(hand=[CROC, "CS2_075"], board=["CS2_227"], enemy_hand=[CROC])
+    croc, strike = g.players[0].hand
+    assert g.cost_of(0, croc) == 2 + 3
+    assert g.cost_of(0, strike) == 1
+    assert g.cost_of(1, g.players[1].hand[0]) == 2
+    g.destroy(minion(g, 0, "CS2_227"))
+    g.resolve()
+    assert g.cost_of(0, croc) == 2
+
+
+@covers("NEW1_041")
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_stampeding_kodo_destroys_a_random_weak_enemy(seed):
+    g = make_game(hand=["NEW1_041"], board=[WISP], enemy_board=[WISP, RAPTOR, CROC, YETI],
+                  seed=seed)
+    play(g, "NEW1_041")
+    left = sorted(m.cdef.id for m in g.players[1].board)
+    assert left in (sorted([RAPTOR, CROC, YETI]), sorted([WISP, RAPTOR, YETI]))
+    assert [m.cdef.id for m in g.players[0].board] == [WISP, "NEW1_041"]
+
+
+@covers("NEW1_041")
+def test_stampeding_kodo_does_nothing_without_a_weak_enemy():
+    g = make_game(hand=["NEW1_041"], enemy_board=[RAPTOR, YETI])
+    play(g, "NEW1_041")
+    assert len(g.players[1].board) == 2
+
+
+@covers("EX1_284")
+def test_azure_drake_draws_and_adds_spell_damage():
+    g = make_game(hand=["EX1_284", "CS2_075"])
+    play(g, "EX1_284")
+    assert len(g.players[0].hand) == 2 and len(g.players[0].deck) == 19
+    play(g, "CS2_075")
+    assert g.players[1].hero.health == 30 - 4
+
+
+@covers("EX1_577", "EX1_finkle")
+def test_the_beast_gives_the_opponent_finkle_einhorn():
+    g = make_game(board=["EX1_577"], enemy_board=[CROC])
+    g.destroy(minion(g, 0, "EX1_577"))
+    g.resolve()
+    finkle = minion(g, 1, "EX1_finkle")
+    assert (finkle.atk, finkle.health) == (3, 3)
+    assert not g.players[0].board
+
+
+@covers("EX1_095")
+def test_gadgetzan_auctioneer_draws_on_its_owners_spells_only():
+    g = make_game(hand=["CS2_075", CROC], board=["EX1_095"], enemy_hand=["CS2_075"])
+    play(g, "CS2_075")
+    assert len(g.players[0].hand) == 2  # the spell left, a card came in
+    play(g, CROC)
+    assert len(g.players[0].hand) == 1  # minions do not draw
+    end_turn(g)
+    before = len(g.players[0].hand)
+    play(g, "CS2_075")
+    assert len(g.players[0].hand) == before
+
+
+@covers("CS2_213", "EX1_067")
+def test_charge_minions_attack_at_once_and_commander_keeps_its_shield():
+    g = make_game(hand=["CS2_213", "EX1_067"], enemy_board=[CROC])
+    play(g, "CS2_213")
+    attack(g, minion(g, 0, "CS2_213"), g.players[1].hero)
+    assert g.players[1].hero.health == 25
+    g.players[0].mana = 10
+    play(g, "EX1_067")
+    commander = minion(g, 0, "EX1_067")
+    attack(g, commander, minion(g, 1, CROC))
+    assert commander.health == 2 and not commander.divine_shield
+    assert not g.players[1].board
+
+
+@covers("EX1_032")
+def test_sunwalker_has_taunt_and_divine_shield():
+    g = make_game(hand=["EX1_032"], enemy_board=[OGRE, CROC])
+    play(g, "EX1_032")
+    sun = minion(g, 0, "EX1_032")
+    end_turn(g)
+    assert attack_targets(g, minion(g, 1, CROC)) == {sun.uid}
+    attack(g, minion(g, 1, OGRE), sun)
+    assert sun.health == 5 and not sun.divine_shield
+
+
+@covers("EX1_002")
+def test_the_black_knight_destroys_only_an_enemy_taunt():
+    g = make_game(hand=["EX1_002", "EX1_002"], board=["CS2_187"],
+                  enemy_board=[YETI, "CS1_069"])
+    creeper = minion(g, 1, "CS1_069")
+    assert play_targets(g, "EX1_002") == {creeper.uid}
+    play(g, "EX1_002", creeper)
+    assert [m.cdef.id for m in g.players[1].board] == [YETI]
+    g.players[0].mana = 10
+    play(g, "EX1_002")  # no enemy Taunt left: played without a target
+    assert len(g.players[1].board) == 1 and len(g.players[0].board) == 3
+
+
+@covers("EX1_614", "EX1_614t")
+def test_illidan_summons_a_flame_whenever_its_owner_plays_a_card():
+    g = make_game(hand=["EX1_614", CROC, "CS2_075"], board=[WISP], enemy_hand=["CS2_075"])
+    play(g, "EX1_614")
+    assert [m.cdef.id for m in g.players[0].board] == [WISP, "EX1_614"]  # not for itself
+    play(g, CROC)
+    assert sorted(m.cdef.id for m in g.players[0].board) == sorted(
+        [WISP, "EX1_614", "EX1_614t", CROC])
+    play(g, "CS2_075")
+    flames = [m for m in g.players[0].board if m.cdef.id == "EX1_614t"]
+    assert len(flames) == 2 and (flames[0].atk, flames[0].health) == (2, 1)
+    end_turn(g)
+    play(g, "CS2_075")
+    assert len(g.players[0].board) == 5  # the opponent's cards do not count
+
+
+@covers("EX1_614")
+def test_illidan_leaves_room_for_the_minion_being_played():
+    g = make_game(hand=[CROC], board=["EX1_614"] + [WISP] * 5)
+    play(g, CROC)
+    assert len(g.players[0].board) == 7
+    assert minion(g, 0, CROC)
+    assert not [m for m in g.players[0].board if m.cdef.id == "EX1_614t"]
+
+
+@covers("EX1_583")
+def test_priestess_of_elune_restores_four_to_her_hero():
+    g = make_game(hand=["EX1_583", "EX1_583"])
+    g.players[0].hero.health = 20
+    g.players[1].hero.health = 20
+    play(g, "EX1_583")
+    assert g.players[0].hero.health == 24 and g.players[1].hero.health == 20
+    g.players[0].mana = 10
+    g.players[0].hero.health = 28
+    play(g, "EX1_583")
+    assert g.players[0].hero.health == 30
+
+
+@covers("CS2_222")
+def test_stormwind_champion_buffs_other_friendly_minions_while_alive():
+    g = make_game(hand=["CS2_222"], board=[CROC], enemy_board=[RAPTOR])
+    play(g, "CS2_222")
+    croc, champ, raptor = minion(g, 0, CROC), minion(g, 0, "CS2_222"), minion(g, 1, RAPTOR)
+    assert (croc.atk, croc.health) == (3, 4)
+    assert (champ.atk, champ.health) == (6, 6)
+    assert (raptor.atk, raptor.health) == (3, 2)
+    croc.damage = 3  # 1 health left of 4
+    g.silence(champ)
+    g.resolve()
+    assert (croc.atk, croc.health) == (2, 1)  # the lost aura takes away health, not life
+
+
+@covers("EX1_249")
+def test_baron_geddon_burns_all_other_characters_at_its_owners_turn_end():
+    g = make_game(board=["EX1_249", YETI], enemy_board=[RAPTOR, OGRE])
+    end_turn(g)
+    geddon = minion(g, 0, "EX1_249")
+    assert geddon.health == 5
+    assert minion(g, 0, YETI).health == 3
+    assert minion(g, 1, OGRE).health == 5
+    assert [m.cdef.id for m in g.players[1].board] == [OGRE]
+    assert g.players[0].hero.health == 28 and g.players[1].hero.health == 28
+    end_turn(g)  # the opponent's turn end: nothing
+    assert minion(g, 1, OGRE).health == 5 and g.players[0].hero.health == 28
+
+
+@covers("CS2_161")
+def test_ravenholdt_assassin_is_stealthed_until_it_attacks():
+    g = make_game(hand=["CS2_161"], enemy_board=[CROC], enemy_hand=["CS2_150"])
+    play(g, "CS2_161")
+    assassin = minion(g, 0, "CS2_161")
+    end_turn(g)
+    assert assassin.uid not in attack_targets(g, minion(g, 1, CROC))
+    assert assassin.uid not in play_targets(g, "CS2_150")
+    end_turn(g)
+    attack(g, assassin, g.players[1].hero)
+    assert not assassin.stealth and g.players[1].hero.health == 23
+
+
+@covers("EX1_561")
+def test_alexstrasza_sets_a_heros_health_to_fifteen():
+    g = make_game(hand=["EX1_561", "EX1_561"])
+    g.players[1].hero.armor = 3
+    play(g, "EX1_561", g.players[1].hero)
+    assert g.players[1].hero.health == 15 and g.players[1].hero.armor == 3
+    g.players[0].mana = 10
+    g.players[0].hero.health = 6
+    play(g, "EX1_561", g.players[0].hero)
+    assert g.players[0].hero.health == 15
+
+
+@covers("EX1_562", "ds1_whelptoken")
+def test_onyxia_fills_the_board_with_whelps_around_her():
+    g = make_game(hand=["EX1_562"], board=[CROC, RAPTOR])
+    play(g, "EX1_562")
+    ids = [m.cdef.id for m in g.players[0].board]
+    assert len(ids) == 7 and ids.count("ds1_whelptoken") == 4
+    assert ids[:2] == [CROC, RAPTOR]
+    assert ids[4] == "EX1_562"  # two whelps on each side
+    assert all(m.atk == 1 and m.health == 1 for m in g.players[0].board if m.cdef.id == "ds1_whelptoken")
+
+
+# ------------------------------------------------------------------ Rogue
+@covers("EX1_131", "EX1_131t")
+def test_defias_ringleader_summons_a_bandit_only_with_combo():
+    g = make_game(hand=["EX1_131", "EX1_131", COIN])
+    play(g, "EX1_131")
+    assert [m.cdef.id for m in g.players[0].board] == ["EX1_131"]
+    play(g, "EX1_131")
+    ids = [m.cdef.id for m in g.players[0].board]
+    assert ids == ["EX1_131", "EX1_131", "EX1_131t"]  # the bandit on its right
+    bandit = minion(g, 0, "EX1_131t")
+    assert (bandit.atk, bandit.health) == (2, 1)
+
+
+@covers("EX1_522")
+def test_patient_assassin_is_stealthed_and_poisonous():
+    g = make_game(hand=["EX1_522"], enemy_board=[OGRE])
+    play(g, "EX1_522")
+    assassin = minion(g, 0, "EX1_522")
+    assert assassin.stealth
+    end_turn(g)
+    assert assassin.uid not in attack_targets(g, minion(g, 1, OGRE))
+    end_turn(g)
+    attack(g, assassin, minion(g, 1, OGRE))
+    assert not g.players[1].board and not g.players[0].board
+
+
+@covers("NEW1_014")
+def test_master_of_disguise_stealth_lasts_until_its_owners_next_turn():
+    g = make_game(hand=["NEW1_014"], board=[YETI], enemy_board=[CROC])
+    yeti = minion(g, 0, YETI)
+    assert play_targets(g, "NEW1_014") == {yeti.uid}
+    play(g, "NEW1_014", yeti)
+    assert yeti.stealth
+    end_turn(g)
+    assert yeti.uid not in attack_targets(g, minion(g, 1, CROC))
+    end_turn(g)
+    assert not yeti.stealth
+
+
+@covers("EX1_191")
+def test_plaguebringer_makes_a_friendly_minion_poisonous():
+    g = make_game(hand=["EX1_191"], board=[WISP], enemy_board=[OGRE])
+    wisp = minion(g, 0, WISP)
+    assert play_targets(g, "EX1_191") == {wisp.uid}
+    play(g, "EX1_191", wisp)
+    assert wisp.poisonous
+    attack(g, wisp, minion(g, 1, OGRE))
+    assert not g.players[1].board
+
+
+@covers("NEW1_005")
+def test_kidnapper_returns_a_minion_to_its_owners_hand_with_combo():
+    g = make_game(hand=["NEW1_005", "NEW1_005", COIN], board=[CROC], enemy_board=[OGRE])
+    play(g, "NEW1_005")  # no combo: no target, nothing returned
+    assert len(g.players[1].board) == 1
+    ogre = minion(g, 1, OGRE)
+    g.players[0].mana = 10
+    play(g, "NEW1_005", ogre)
+    assert not g.players[1].board
+    assert [c.cdef.id for c in g.players[1].hand] == [OGRE]
+    g2 = make_game(hand=[COIN, "NEW1_005"], board=[CROC])
+    play(g2, COIN)
+    play(g2, "NEW1_005", minion(g2, 0, CROC))
+    assert [c.cdef.id for c in g2.players[0].hand] == [CROC]
+
+
+@covers("CS2_075")
+def test_sinister_strike_hits_the_enemy_hero_with_spell_damage():
+    g = make_game(hand=["CS2_075", "CS2_075"], board=["CS2_142"])  # Kobold Geomancer
+    play(g, "CS2_075")
+    assert g.players[1].hero.health == 26
+    g.silence(minion(g, 0, "CS2_142"))
+    play(g, "CS2_075")
+    assert g.players[1].hero.health == 23
+
+
+@covers("EX1_182")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_pilfer_adds_a_card_of_another_class(seed):
+    g = make_game(hand=["EX1_182"] * 4, seed=seed)
+    for _ in range(4):
+        play(g, "EX1_182")
+    got = [c.cdef for c in g.players[0].hand]
+    assert len(got) == 4
+    for cdef in got:
+        assert cdef.collectible and cdef.card_class not in ("ROGUE", "NEUTRAL")
+        assert cdef.type in ("MINION", "SPELL", "WEAPON")
+    assert len({c.id for c in got}) > 1
+
+
+@covers("EX1_182")
+def test_pilfer_can_give_a_rogue_card_to_another_class():
+    g = make_game(hand=["EX1_182"] * 10, classes=("HUNTER", "ROGUE"))
+    for _ in range(10):
+        play(g, "EX1_182")
+    classes = {c.cdef.card_class for c in g.players[0].hand}
+    assert "HUNTER" not in classes and "NEUTRAL" not in classes and len(classes) > 1
+
+
+@covers("EX1_126")
+def test_betrayal_makes_an_enemy_minion_hit_its_neighbours():
+    g = make_game(hand=["EX1_126", "EX1_126"], board=[CROC], enemy_board=[RAPTOR, YETI, OGRE])
+    yeti = minion(g, 1, YETI)
+    assert yeti.uid in play_targets(g, "EX1_126")
+    assert minion(g, 0, CROC).uid not in play_targets(g, "EX1_126")
+    play(g, "EX1_126", yeti)
+    assert yeti.health == 5
+    assert minion(g, 1, OGRE).health == 3
+    assert [m.cdef.id for m in g.players[1].board] == [YETI, OGRE]
+    assert g.players[1].hero.health == 30
+
+
+@covers("EX1_137")
+def test_headcrack_returns_next_turn_only_with_combo():
+    g = make_game(hand=["EX1_137"])
+    play(g, "EX1_137")
+    assert g.players[1].hero.health == 28
+    end_turn(g)
+    end_turn(g)
+    assert "EX1_137" not in [c.cdef.id for c in g.players[0].hand]
+
+    g = make_game(hand=[COIN, "EX1_137"], board=["CS2_142"])
+    play(g, COIN)
+    play(g, "EX1_137")
+    assert g.players[1].hero.health == 27  # 2 + Spell Damage
+    assert not g.players[0].hand
+    end_turn(g)
+    assert "EX1_137" not in [c.cdef.id for c in g.players[0].hand]
+    end_turn(g)
+    assert [c.cdef.id for c in g.players[0].hand].count("EX1_137") == 1
+    end_turn(g)
+    end_turn(g)
+    assert [c.cdef.id for c in g.players[0].hand].count("EX1_137") == 1  # only once
+
+
+@covers("CS2_076")
+def test_assassinate_destroys_an_enemy_minion():
+    g = make_game(hand=["CS2_076"], board=[CROC], enemy_board=[OGRE])
+    assert minion(g, 0, CROC).uid not in play_targets(g, "CS2_076")
+    play(g, "CS2_076", minion(g, 1, OGRE))
+    assert not g.players[1].board and len(g.players[0].board) == 1
+
+
+@covers("CS2_077")
+def test_sprint_draws_four():
+    g = make_game(hand=["CS2_077"])
+    play(g, "CS2_077")
+    assert len(g.players[0].hand) == 4 and len(g.players[0].deck) == 16
+
+
+@covers("EX1_133")
+def test_perditions_blade_deals_one_or_two_with_combo():
+    g = make_game(hand=["EX1_133"], enemy_board=[YETI])
+    yeti = minion(g, 1, YETI)
+    play(g, "EX1_133", yeti)
+    assert yeti.health == 4
+    w = g.players[0].weapon
+    assert w.cdef.id == "EX1_133" and (w.atk, w.durability) == (2, 2)
+
+    g = make_game(hand=[COIN, "EX1_133"], enemy_board=[YETI])
+    yeti = minion(g, 1, YETI)
+    play(g, COIN)
+    play(g, "EX1_133", yeti)
+    assert yeti.health == 3
+
+
+@covers("CS2_080")
+def test_assassins_blade_is_a_three_four_weapon():
+    g = make_game(hand=["CS2_080"])
+    play(g, "CS2_080")
+    attack(g, g.players[0].hero, g.players[1].hero)
+    assert g.players[1].hero.health == 27
+    assert g.players[0].weapon.durability == 3
+
+
+@covers("EX1_586")
+def test_sea_giant_costs_one_less_per_other_minion():
+    g = make_game(hand=["EX1_586"])
+    card = g.player.hand[0]
+    assert g.cost_of(0, card) == 10
+    g = make_game(hand=["EX1_586"], board=[WISP] * 2, enemy_board=[WISP] * 3)
+    assert g.cost_of(0, g.player.hand[0]) == 5
+    g = make_game(hand=["EX1_586"], board=[WISP] * 7, enemy_board=[WISP] * 5, mana=0)
+    assert g.cost_of(0, g.player.hand[0]) == 0  # never below (0)
+    with pytest.raises(IllegalActionError):
+        play(g, "EX1_586")  # the board is full

@@ -1,0 +1,213 @@
+"""Neutral minions of cost 5 and more, and the Rogue's pool of class cards."""
+from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, HERO, MINION, aura, battlecry,
+                        combo, cost_aura, deathrattle, define, spell, trigger, weapon)
+from ..state import MAX_BOARD
+
+# Keyword-only cards and the tokens the cards below create.
+define("CS1_069", "CS2_187", "CS2_213", "EX1_067", "EX1_032", "CS2_162", "CS2_161",
+       "EX1_522", "CS2_080")
+define("EX1_116t", "ds1_whelptoken", "EX1_finkle", "EX1_614t", "EX1_131t")
+
+
+# ------------------------------------------------------------------ neutral minions
+@battlecry("EX1_593")  # Nightblade
+def nightblade(g, owner, me, target):
+    g.damage(me, g.players[1 - owner].hero, 3)
+
+
+@battlecry("EX1_116")  # Leeroy Jenkins
+def leeroy_jenkins(g, owner, me, target):
+    for _ in range(2):
+        g.summon(1 - owner, "EX1_116t")
+
+
+@battlecry("CS2_150", target=CHARACTER)  # Stormpike Commando
+def stormpike_commando(g, owner, me, target):
+    if target is not None:
+        g.damage(me, target, 2)
+
+
+@deathrattle("EX1_097")  # Abomination
+def abomination(g, owner, me, position):
+    for c in g.characters():
+        g.damage(me, c, 2)
+
+
+@cost_aura("CS2_227")  # Venture Co. Mercenary
+def venture_co_mercenary(g, owner, me, player, card):
+    return 3 if player == owner and card.cdef.type == "MINION" else 0
+
+
+@battlecry("NEW1_041")  # Stampeding Kodo
+def stampeding_kodo(g, owner, me, target):
+    weak = [m for m in g.players[1 - owner].board if g.alive(m) and m.atk <= 2]
+    victim = g.choice(weak)
+    if victim is not None:
+        g.destroy(victim)
+
+
+@battlecry("EX1_284")  # Azure Drake (Spell Damage +1 comes from the data)
+def azure_drake(g, owner, me, target):
+    g.draw(owner)
+
+
+@deathrattle("EX1_577")  # The Beast
+def the_beast(g, owner, me, position):
+    g.summon(1 - owner, "EX1_finkle")
+
+
+@trigger("EX1_095", "cast_spell")  # Gadgetzan Auctioneer
+def gadgetzan_auctioneer(g, owner, me, player, card):
+    if player == owner:
+        g.draw(owner)
+
+
+@battlecry("EX1_002", target=ENEMY_MINION.only(lambda g, m: m.taunt))  # The Black Knight
+def the_black_knight(g, owner, me, target):
+    if target is not None:
+        g.destroy(target)
+
+
+@trigger("EX1_614", "play_card")  # Illidan Stormrage
+def illidan_stormrage(g, owner, me, player, card):
+    if player != owner:
+        return
+    board = g.players[owner].board
+    # A minion being played already holds its board slot, so the Flame needs one more.
+    reserved = 1 if card.cdef.type == "MINION" else 0
+    if len(board) + reserved < MAX_BOARD:
+        g.summon(owner, "EX1_614t", board.index(me) + 1)
+
+
+@battlecry("EX1_583")  # Priestess of Elune
+def priestess_of_elune(g, owner, me, target):
+    g.heal(g.players[owner].hero, 4)
+
+
+@aura("CS2_222")  # Stormwind Champion
+def stormwind_champion(g, owner, me):
+    for m in g.players[owner].board:
+        if m is not me:
+            m.aura_atk += 1
+            m.aura_health += 1
+
+
+@trigger("EX1_249", "turn_end")  # Baron Geddon
+def baron_geddon(g, owner, me, player):
+    if player == owner:
+        for c in g.characters():
+            if c is not me:
+                g.damage(me, c, 2)
+
+
+@battlecry("EX1_561", target=HERO)  # Alexstrasza
+def alexstrasza(g, owner, me, target):
+    if target is not None:
+        target.health = 15  # sets Health (up or down); armour and max Health stay
+
+
+@battlecry("EX1_562")  # Onyxia
+def onyxia(g, owner, me, target):
+    board = g.players[owner].board
+    right = True
+    while len(board) < MAX_BOARD and me in board:
+        # Whelps alternate right and left of Onyxia.
+        g.summon(owner, "ds1_whelptoken", board.index(me) + (1 if right else 0))
+        right = not right
+
+
+# ------------------------------------------------------------------ Rogue
+@combo("EX1_131")  # Defias Ringleader
+def defias_ringleader(g, owner, me, target):
+    board = g.players[owner].board
+    g.summon(owner, "EX1_131t", board.index(me) + 1 if me in board else None)
+
+
+@battlecry("NEW1_014", target=FRIENDLY_MINION)  # Master of Disguise
+def master_of_disguise(g, owner, me, target):
+    if target is not None and not target.stealth:
+        target.stealth = True
+        target.stealth_until_next_turn = True
+
+
+@battlecry("EX1_191", target=FRIENDLY_MINION)  # Plaguebringer
+def plaguebringer(g, owner, me, target):
+    if target is not None:
+        target.poisonous = True
+
+
+@combo("NEW1_005", target=MINION)  # Kidnapper
+def kidnapper(g, owner, me, target):
+    if target is not None:
+        g.return_to_hand(target)
+
+
+@spell("CS2_075")  # Sinister Strike
+def sinister_strike(g, owner, card, target):
+    g.spell_damage(owner, g.players[1 - owner].hero, 3)
+
+
+_PILFER_POOLS: dict = {}  # id(library) -> (library, {class: sorted card ids of other classes})
+
+
+def pilfer_pool(g, hero_class: str) -> list[str]:
+    """Collectible Basic/Classic cards of the classes other than `hero_class`."""
+    cached = _PILFER_POOLS.get(id(g.library))
+    if cached is None or cached[0] is not g.library:
+        cached = (g.library, {})
+        _PILFER_POOLS[id(g.library)] = cached
+    pools = cached[1]
+    if hero_class not in pools:
+        pools[hero_class] = sorted(
+            c.id for c in g.library.values()
+            if c.collectible and c.type in ("MINION", "SPELL", "WEAPON")
+            and c.card_class not in ("NEUTRAL", hero_class))
+    return pools[hero_class]
+
+
+@spell("EX1_182")  # Pilfer
+def pilfer(g, owner, card, target):
+    card_id = g.choice(pilfer_pool(g, g.players[owner].hero.cdef.card_class))
+    if card_id is not None:
+        g.give(owner, card_id)
+
+
+@spell("EX1_126", target=ENEMY_MINION)  # Betrayal
+def betrayal(g, owner, card, target):
+    # The minion itself is the source, so Poisonous and Freeze apply.
+    for m in g.adjacent(target):
+        g.damage(target, m, target.atk)
+
+
+@spell("EX1_137")  # Headcrack
+def headcrack(g, owner, card, target):
+    g.spell_damage(owner, g.players[1 - owner].hero, 2)
+
+
+@combo("EX1_137")
+def headcrack_combo(g, owner, card, target):
+    headcrack(g, owner, card, target)
+    p = g.players[owner]
+    p.pending_cards = p.pending_cards + ("EX1_137",)
+
+
+@spell("CS2_076", target=ENEMY_MINION)  # Assassinate
+def assassinate(g, owner, card, target):
+    g.destroy(target)
+
+
+@spell("CS2_077")  # Sprint
+def sprint(g, owner, card, target):
+    g.draw(owner, 4)
+
+
+@weapon("EX1_133", target=CHARACTER)  # Perdition's Blade
+def perditions_blade(g, owner, me, target):
+    if target is not None:
+        g.damage(me, target, 1)
+
+
+@combo("EX1_133", target=CHARACTER)
+def perditions_blade_combo(g, owner, me, target):
+    if target is not None:
+        g.damage(me, target, 2)
