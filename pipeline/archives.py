@@ -71,49 +71,41 @@ def uniform_elites(archive: GridArchive, rng: np.random.Generator, n: int) -> np
 
 
 class SurrogateGrid:
-    """Numpy grid archive with ribs' GridArchive cell mapping and insertion rule."""
+    """Numpy grid archive with ribs' GridArchive cell mapping and insertion rule; the inner
+    loop's compiled kernels (inner_kernel.py) work on its arrays in place."""
 
     def __init__(self, spec: GridSpec, solution_dim: int, n_targets: int):
         self.spec = spec
-        self._dims = np.array(spec.dims)
-        self._lower = np.array([r[0] for r in spec.ranges])
-        self._interval = np.array([r[1] - r[0] for r in spec.ranges])
+        self.dims = np.array(spec.dims, dtype=np.int64)
+        self.lower = np.array([r[0] for r in spec.ranges], dtype=np.float64)
+        self.interval = np.array([r[1] - r[0] for r in spec.ranges], dtype=np.float64)
         self.objective = np.full(spec.cells, -np.inf)
         self.solution = np.zeros((spec.cells, solution_dim), dtype=np.int16)
         self.measures = np.zeros((spec.cells, 2))
         self.targets = np.zeros((spec.cells, n_targets))
         self.occupied = np.zeros(spec.cells, dtype=bool)
+        # Cells in order of first occupation: uniform parent draws in O(1).
+        self.occ_list = np.zeros(spec.cells, dtype=np.int64)
+        self.n_occ = np.zeros(1, dtype=np.int64)
         self.dtypes = {"solution": self.solution.dtype}  # what ribs emitters look at
 
     def __len__(self) -> int:
-        return int(self.occupied.sum())
+        return int(self.n_occ[0])
 
-    def index_of(self, measures: np.ndarray) -> np.ndarray:
-        grid = ((self._dims * (measures - self._lower) + self.spec.epsilon)
-                / self._interval).astype(np.int32)
-        grid = np.clip(grid, 0, self._dims - 1)
-        return grid[:, 0] * self.spec.dims[1] + grid[:, 1]
+    def kernel_args(self) -> tuple:
+        return (self.dims, self.lower, self.interval, self.spec.epsilon, self.objective,
+                self.solution, self.measures, self.targets, self.occupied, self.occ_list, self.n_occ)
 
-    def add(self, solutions: np.ndarray, objectives: np.ndarray, measures: np.ndarray,
-            targets: np.ndarray) -> int:
-        """Insert a batch; returns how many cells changed."""
-        cells = self.index_of(measures)
-        # Best objective per cell, first in the batch on ties (ribs' argmax aggregation).
-        order = np.lexsort((np.arange(len(cells)), -objectives))
-        _, first = np.unique(cells[order], return_index=True)
-        winners = order[first]
-        winners = winners[objectives[winners] > self.objective[cells[winners]]]
-        dest = cells[winners]
-        self.objective[dest] = objectives[winners]
-        self.solution[dest] = solutions[winners]
-        self.measures[dest] = measures[winners]
-        self.targets[dest] = targets[winners]
-        self.occupied[dest] = True
-        return len(dest)
+    def add(self, solutions: np.ndarray, predictions: np.ndarray) -> int:
+        """Insert a batch; predictions hold objective, turns, hand size (then any other
+        targets) per row. ribs' rule; returns how many cells changed."""
+        from .inner_kernel import insert_batch
+        return insert_batch(np.asarray(solutions, dtype=np.int16),
+                            np.asarray(predictions, dtype=np.float64), *self.kernel_args())
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        cells = np.flatnonzero(self.occupied)
-        return self.solution[cells[rng.integers(0, len(cells), size=n)]]
+        cells = self.occ_list[(rng.random(n) * self.n_occ[0]).astype(np.int64)]
+        return self.solution[cells]
 
     def elites(self) -> dict[str, np.ndarray]:
         cells = np.flatnonzero(self.occupied)
@@ -121,16 +113,18 @@ class SurrogateGrid:
                 "measures": self.measures[cells], "targets": self.targets[cells]}
 
     def state(self) -> dict[str, np.ndarray]:
-        return self.elites()
+        return {**self.elites(), "occ_list": self.occ_list[:len(self)].copy()}
 
     def load_state(self, arrays: dict[str, np.ndarray]) -> None:
-        self.__init__(self.spec, self.solution.shape[1], self.targets.shape[1])
         cells = np.asarray(arrays["index"], dtype=np.int64)
         self.objective[cells] = arrays["objective"]
         self.solution[cells] = arrays["solution"]
         self.measures[cells] = arrays["measures"]
         self.targets[cells] = arrays["targets"]
         self.occupied[cells] = True
+        order = np.asarray(arrays["occ_list"], dtype=np.int64)
+        self.occ_list[:len(order)] = order
+        self.n_occ[0] = len(order)
 
 
 # --- metrics ------------------------------------------------------------------------------

@@ -5,27 +5,33 @@ import numpy as np
 
 from .archives import SurrogateGrid
 from .deck_space import DeckSpace
-from .emitters import DeckMutationEmitter
+from .inner_kernel import MAX_CHANGE, predict_batch, run_block
 
 
-def run_inner_loop(space: DeckSpace, predict, grid: SurrogateGrid, rng: np.random.Generator,
-                   iterations: int, batch_size: int, initial: int, progress=None,
-                   progress_every: int = 1000) -> int:
-    """Run `iterations` ask/predict/insert steps on `grid`; returns the predictions made.
+def run_inner_loop(space: DeckSpace, weights: tuple[tuple, tuple], grid: SurrogateGrid,
+                   rng: np.random.Generator, iterations: int, batch_size: int, initial: int,
+                   progress=None, block: int = 1000) -> int:
+    """Run `iterations` steps of `batch_size` decks on `grid`; returns the predictions made.
 
-    A fresh grid starts from `initial` random decks; a persisting one (DSA-ME without
-    resetting) already has elites and goes straight to mutation.
+    A fresh grid starts with ceil(initial / batch_size) steps of random decks; a persisting
+    one (DSA-ME without resetting) already has elites and goes straight to mutation.
+    Random numbers are drawn per block of steps, so the result depends only on the
+    generator's state, the weights and the grid.
     """
-    emitter = DeckMutationEmitter(grid, space, rng, batch_size,
-                                  initial=initial if len(grid) == 0 else 0)
-    made = 0
-    for it in range(iterations):
-        decks = emitter.ask()
-        pred = predict(decks)
-        grid.add(decks, pred[:, 0], pred[:, 1:3], pred)
-        made += len(decks)
-        if progress is not None and (it + 1) % progress_every == 0:
-            progress.update(progress_every)
+    random_steps = min(-(-initial // batch_size), iterations) if len(grid) == 0 else 0
+    for _ in range(random_steps):
+        decks = space.random_decks(rng, batch_size)
+        grid.add(decks, predict_batch(decks, *weights).astype(np.float64))
     if progress is not None:
-        progress.update(iterations % progress_every)
-    return made
+        progress.update(random_steps * batch_size)
+    done = random_steps
+    while done < iterations:
+        n = min(block, iterations - done)
+        ks = np.minimum(rng.geometric(0.5, size=(n, batch_size)), MAX_CHANGE)
+        run_block(rng.random((n, batch_size)), ks, rng.random((n, batch_size, MAX_CHANGE)),
+                  rng.random((n, batch_size, MAX_CHANGE)), space.limits, space.deck_size,
+                  *weights, *grid.kernel_args())
+        done += n
+        if progress is not None:
+            progress.update(n * batch_size)
+    return iterations * batch_size

@@ -78,7 +78,7 @@ class Surrogate:
                 self.optimizer.zero_grad()
                 loss.backward()
                 self.optimizer.step()
-                total += float(loss)
+                total += loss.item()
             train_loss = total / max(len(order), 1)
             if progress is not None:
                 progress.update(1)
@@ -101,24 +101,22 @@ class Surrogate:
         pred = self.predict(x)
         return float(np.mean((pred - np.asarray(y)[:, :self.n_targets]) ** 2))
 
-    def numpy_predictor(self) -> Callable[[np.ndarray], np.ndarray]:
-        """The current weights as a plain numpy function (float32), for the inner loop."""
-        layers = []
-        for module in self.model:
-            if isinstance(module, nn.Linear):
-                layers.append((module.weight.detach().cpu().numpy().T.copy(),
-                               module.bias.detach().cpu().numpy().copy()))
-        last = len(layers) - 1
-
-        def predict(decks: np.ndarray) -> np.ndarray:
-            h = decks.astype(np.float32)
-            for i, (w, b) in enumerate(layers):
-                h = h @ w + b
-                if i != last:  # ELU
-                    h = np.where(h > 0, h, np.expm1(np.minimum(h, 0)))
-            return h.astype(np.float64)
-
-        return predict
+    def kernel_weights(self) -> tuple:
+        """The current weights as the argument list of inner_kernel.predict_batch:
+        (w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out), float32; the first layer as
+        (n_in, n_out), the others as (n_out, n_in); missing layers as empty arrays."""
+        linears = [m for m in self.model if isinstance(m, nn.Linear)]
+        if not 1 <= len(linears) <= 4:
+            raise ConfigError(f"the inner-loop kernel takes 1 to 4 layers, the model has {len(linears)}")
+        args = []
+        for i in range(4):
+            if i < len(linears):
+                w = linears[i].weight.detach().cpu().numpy()
+                args += [np.ascontiguousarray(w.T if i == 0 else w, dtype=np.float32),
+                         linears[i].bias.detach().cpu().numpy().astype(np.float32)]
+            else:
+                args += [np.zeros((0, 0), np.float32), np.zeros(0, np.float32)]
+        return (*args, len(linears), self.n_targets)
 
     # --- checkpointing -------------------------------------------------------------------
     def state_bytes(self) -> bytes:
