@@ -1,0 +1,542 @@
+"""Tests of the classic Rogue, Warlock, Paladin and Hunter cards and the Basic hero powers."""
+import pytest
+
+from workers.engine.actions import ATTACK, PLAY
+from workers.errors import IllegalActionError
+from ..scenario import attack, covers, end_turn, hero_power, make_game, minion, play
+
+CROC, RAPTOR, FOOTMAN, YETI = "CS2_120", "CS2_172", "CS1_042", "CS2_182"  # croc/raptor: Beasts
+KOBOLD = "CS2_142"  # Kobold Geomancer, Spell Damage +1
+AXE = "CS2_106"  # Fiery War Axe, 3/2
+
+
+def hand_ids(g, side=0):
+    return [c.cdef.id for c in g.players[side].hand]
+
+
+def board_ids(g, side=0):
+    return [m.cdef.id for m in g.players[side].board]
+
+
+def can_play(g, card_id):
+    return any(a.kind == PLAY and g.player.hand[a.index].cdef.id == card_id
+               for a in g.legal_actions())
+
+
+# ---------------------------------------------------------------- Rogue
+@covers("EX1_613")
+def test_edwin_gains_two_two_per_other_card_played_this_turn():
+    g = make_game(hand=["EX1_613"])
+    play(g, "EX1_613")
+    edwin = minion(g, 0, "EX1_613")
+    assert (edwin.atk, edwin.health) == (2, 2)  # no combo
+
+    g = make_game(hand=["GAME_005", "EX1_145", "EX1_613"], mana=3)
+    play(g, "GAME_005")
+    play(g, "EX1_145")
+    play(g, "EX1_613")
+    edwin = minion(g, 0, "EX1_613")
+    assert (edwin.atk, edwin.health) == (6, 6)
+
+
+@covers("EX1_145")
+def test_preparation_makes_only_the_next_spell_this_turn_cheaper():
+    g = make_game(hand=["EX1_145", "EX1_581", "EX1_581", CROC], enemy_board=[CROC, RAPTOR], mana=4)
+    play(g, "EX1_145")
+    sap = g.player.hand[0]
+    assert g.cost_of(0, sap) == 0
+    assert g.cost_of(0, g.player.hand[2]) == 2  # minions are not discounted
+    play(g, "EX1_581", minion(g, 1, CROC))
+    assert g.player.mana == 4
+    assert g.cost_of(0, g.player.hand[0]) == 2  # used up by the first spell
+
+    g = make_game(hand=["EX1_145", "EX1_581"], mana=4)
+    play(g, "EX1_145")
+    end_turn(g)
+    end_turn(g)
+    assert g.cost_of(0, g.player.hand[0]) == 2  # lost at the end of the turn
+
+
+@covers("EX1_144")
+def test_shadowstep_returns_a_friendly_minion_that_costs_two_less():
+    g = make_game(hand=["EX1_144", CROC], board=[YETI], enemy_board=[RAPTOR], mana=0)
+    yeti = minion(g, 0, YETI)
+    g.buff(yeti, 2, 2)
+    with pytest.raises(IllegalActionError):
+        play(g, "EX1_144", minion(g, 1, RAPTOR))  # friendly minions only
+    play(g, "EX1_144", yeti)
+    assert not g.players[0].board
+    assert hand_ids(g) == [CROC, YETI]
+    returned = g.player.hand[1]
+    assert g.cost_of(0, returned) == 2
+    g.player.mana = 2
+    play(g, YETI)
+    fresh = minion(g, 0, YETI)
+    assert (fresh.atk, fresh.health) == (4, 5)  # enchantments are gone
+
+
+@covers("EX1_144")
+def test_shadowstep_discount_is_the_card_s_own_and_floors_at_zero():
+    g = make_game(hand=[CROC, "EX1_144"], board=[CROC], mana=0)
+    play(g, "EX1_144", minion(g, 0, CROC))
+    assert [g.cost_of(0, c) for c in g.player.hand] == [2, 0]
+    # The discounted copy is playable even though an identical full-price copy comes first.
+    play_actions = [a for a in g.legal_actions() if a.kind == PLAY]
+    assert [g.player.hand[a.index].cost_mod for a in play_actions] == [-2]
+    g.apply(play_actions[0])
+    assert board_ids(g) == [CROC] and hand_ids(g) == [CROC]
+
+
+@covers("CS2_074")
+def test_deadly_poison_needs_a_weapon_and_gives_it_two_attack():
+    g = make_game(hand=["CS2_074"])
+    assert not can_play(g, "CS2_074")
+    hero_power(g)  # Dagger Mastery: 1/2
+    play(g, "CS2_074")
+    assert g.players[0].weapon.atk == 3
+    attack(g, g.players[0].hero, g.players[1].hero)
+    assert g.players[1].hero.health == 27
+    end_turn(g)
+    end_turn(g)
+    assert g.players[0].weapon.atk == 3  # permanent
+
+
+@covers("EX1_128")
+def test_conceal_gives_stealth_until_the_next_turn():
+    g = make_game(hand=["EX1_128"], board=[CROC, "EX1_010"], enemy_board=[RAPTOR])
+    croc, worgen = minion(g, 0, CROC), minion(g, 0, "EX1_010")
+    play(g, "EX1_128")
+    assert croc.stealth and worgen.stealth
+    end_turn(g)
+    raptor = minion(g, 1, RAPTOR)
+    targets = {a.target for a in g.legal_actions() if a.kind == ATTACK and a.index == raptor.uid}
+    assert targets == {g.players[0].hero.uid}
+    end_turn(g)
+    assert not croc.stealth  # worn off at the start of my next turn
+    assert worgen.stealth  # its own Stealth stays
+
+
+@covers("EX1_124")
+def test_eviscerate_deals_two_or_four_with_combo_plus_spell_damage():
+    g = make_game(hand=["EX1_124", "EX1_124"])
+    enemy = g.players[1].hero
+    play(g, "EX1_124", enemy)
+    assert enemy.health == 28
+    play(g, "EX1_124", enemy)
+    assert enemy.health == 24
+
+    g = make_game(hand=["EX1_124"], board=[KOBOLD])
+    play(g, "EX1_124", g.players[1].hero)
+    assert g.players[1].hero.health == 27
+
+
+@covers("EX1_581")
+def test_sap_returns_an_enemy_minion_to_its_owner_s_hand():
+    g = make_game(hand=["EX1_581"], board=[CROC], enemy_board=[YETI])
+    with pytest.raises(IllegalActionError):
+        play(g, "EX1_581", minion(g, 0, CROC))
+    n = len(g.players[1].hand)
+    play(g, "EX1_581", minion(g, 1, YETI))
+    assert not g.players[1].board
+    assert len(g.players[1].hand) == n + 1 and g.players[1].hand[-1].cdef.id == YETI
+    assert board_ids(g) == [CROC]
+
+
+@covers("EX1_278")
+def test_shiv_deals_one_and_draws():
+    g = make_game(hand=["EX1_278"], enemy_board=[RAPTOR])
+    raptor = minion(g, 1, RAPTOR)
+    play(g, "EX1_278", raptor)
+    assert raptor.health == 1
+    assert len(g.player.hand) == 1 and len(g.player.deck) == 19
+
+
+@covers("CS2_073")
+def test_cold_blood_gives_two_attack_or_four_with_combo():
+    g = make_game(hand=["CS2_073", "CS2_073"], board=[CROC])
+    croc = minion(g, 0, CROC)
+    play(g, "CS2_073", croc)
+    assert (croc.atk, croc.health) == (4, 3)
+    play(g, "CS2_073", croc)
+    assert (croc.atk, croc.health) == (8, 3)
+
+
+@covers("EX1_129")
+def test_fan_of_knives_hits_every_enemy_minion_and_draws():
+    g = make_game(hand=["EX1_129"], board=[CROC, KOBOLD], enemy_board=[RAPTOR, YETI])
+    play(g, "EX1_129")
+    assert board_ids(g, 1) == [YETI]  # 1 + 1 spell damage kills the 3/2
+    assert minion(g, 1, YETI).health == 3
+    assert minion(g, 0, CROC).health == 3 and g.players[1].hero.health == 30
+    assert len(g.player.hand) == 1
+
+
+@covers("CS2_233")
+def test_blade_flurry_destroys_the_weapon_and_deals_its_damage_to_enemy_minions():
+    g = make_game(hand=["CS2_233"], board=[CROC], enemy_board=[RAPTOR, YETI])
+    assert not can_play(g, "CS2_233")
+    hero_power(g)
+    g.players[0].weapon.atk = 3
+    play(g, "CS2_233")
+    assert g.players[0].weapon is None
+    assert board_ids(g, 1) == [YETI] and minion(g, 1, YETI).health == 2
+    assert g.players[1].hero.health == 30 and minion(g, 0, CROC).health == 3
+
+    g = make_game(hand=[AXE, "CS2_233"], board=[KOBOLD], enemy_board=[YETI])
+    play(g, AXE)
+    play(g, "CS2_233")
+    assert minion(g, 1, YETI).health == 1  # 3 + 1 spell damage
+
+
+# ---------------------------------------------------------------- Warlock
+@covers("EX1_306")
+def test_felstalker_discards_one_random_card():
+    kept = set()
+    for seed in (1, 2, 3, 4):
+        g = make_game(hand=["EX1_306", CROC, YETI, RAPTOR], seed=seed, classes=("WARLOCK", "HUNTER"))
+        play(g, "EX1_306")
+        assert len(g.player.hand) == 2
+        assert set(hand_ids(g)) < {CROC, YETI, RAPTOR}
+        kept.add(tuple(hand_ids(g)))
+        assert (minion(g, 0, "EX1_306").atk, minion(g, 0, "EX1_306").health) == (4, 3)
+    assert len(kept) > 1  # the discard is random
+
+
+@covers("EX1_304")
+def test_void_terror_eats_both_neighbours():
+    g = make_game(hand=["EX1_304"], board=[CROC, YETI, FOOTMAN])
+    yeti = minion(g, 0, YETI)
+    yeti.damage = 2
+    play(g, "EX1_304", position=2)  # between the Yeti and the Footman
+    assert board_ids(g) == [CROC, "EX1_304"]
+    terror = minion(g, 0, "EX1_304")
+    assert (terror.atk, terror.health) == (3 + 4 + 1, 3 + 3 + 2)
+    assert minion(g, 0, CROC).health == 3
+
+    g = make_game(hand=["EX1_304"], board=[CROC])
+    play(g, "EX1_304", position=0)
+    terror = minion(g, 0, "EX1_304")
+    assert board_ids(g) == ["EX1_304"] and (terror.atk, terror.health) == (5, 6)
+
+
+@covers("EX1_310")
+def test_doomguard_charges_and_discards_two():
+    g = make_game(hand=["EX1_310", CROC, YETI, RAPTOR], classes=("WARLOCK", "HUNTER"))
+    play(g, "EX1_310")
+    assert len(g.player.hand) == 1
+    guard = minion(g, 0, "EX1_310")
+    attack(g, guard, g.players[1].hero)
+    assert g.players[1].hero.health == 25
+
+
+@covers("EX1_302")
+def test_mortal_coil_draws_only_if_it_kills():
+    g = make_game(hand=["EX1_302", "EX1_302"], enemy_board=[CROC, "EX1_010"])
+    play(g, "EX1_302", minion(g, 1, CROC))
+    assert minion(g, 1, CROC).health == 2 and len(g.player.hand) == 1
+    g.players[1].board[1].stealth = False
+    play(g, "EX1_302", minion(g, 1, "EX1_010"))
+    assert board_ids(g, 1) == [CROC] and len(g.player.hand) == 1  # drew a card
+    assert len(g.player.deck) == 19
+
+
+@covers("EX1_309")
+def test_siphon_soul_destroys_a_minion_and_heals_three():
+    g = make_game(hand=["EX1_309"], enemy_board=[YETI])
+    g.players[0].hero.health = 20
+    play(g, "EX1_309", minion(g, 1, YETI))
+    assert not g.players[1].board
+    assert g.players[0].hero.health == 23
+
+
+# ---------------------------------------------------------------- Paladin
+@covers("EX1_383")
+def test_tirion_has_shield_and_taunt_and_leaves_an_ashbringer():
+    g = make_game(board=[YETI], enemy_board=["EX1_383"], classes=("ROGUE", "PALADIN"))
+    tirion = minion(g, 1, "EX1_383")
+    assert tirion.divine_shield and tirion.taunt
+    assert {a.target for a in g.legal_actions() if a.kind == ATTACK} == {tirion.uid}
+    attack(g, minion(g, 0, YETI), tirion)
+    assert tirion.health == 6 and not tirion.divine_shield
+    g.damage(None, tirion, 6)
+    g.resolve()
+    w = g.players[1].weapon
+    assert w.cdef.id == "EX1_383t" and (w.atk, w.durability) == (5, 3)
+    assert g.players[0].weapon is None
+
+
+@covers("EX1_132")
+def test_eye_for_an_eye_reflects_damage_to_my_hero():
+    g = make_game(hand=["EX1_132"], enemy_board=[YETI, CROC], classes=("PALADIN", "HUNTER"))
+    play(g, "EX1_132")
+    end_turn(g)
+    attack(g, minion(g, 1, CROC), g.players[0].hero)
+    assert g.players[0].hero.health == 28
+    assert g.players[1].hero.health == 28
+    assert not g.players[0].secrets
+    attack(g, minion(g, 1, YETI), g.players[0].hero)  # the secret is spent
+    assert g.players[1].hero.health == 28
+
+
+@covers("EX1_132")
+def test_eye_for_an_eye_ignores_damage_to_minions():
+    g = make_game(hand=["EX1_132"], board=[FOOTMAN], enemy_board=[CROC], classes=("PALADIN", "HUNTER"))
+    play(g, "EX1_132")
+    end_turn(g)
+    attack(g, minion(g, 1, CROC), minion(g, 0, FOOTMAN))
+    assert g.players[1].hero.health == 30 and len(g.players[0].secrets) == 1
+
+
+@covers("CS2_093")
+def test_consecration_hits_all_enemies_only():
+    g = make_game(hand=["CS2_093"], board=[RAPTOR, KOBOLD], enemy_board=[YETI, CROC])
+    play(g, "CS2_093")
+    assert board_ids(g, 1) == [YETI] and minion(g, 1, YETI).health == 2
+    assert g.players[1].hero.health == 27
+    assert minion(g, 0, RAPTOR).health == 2 and g.players[0].hero.health == 30
+
+
+@covers("CS2_092")
+def test_blessing_of_kings_gives_four_four():
+    g = make_game(hand=["CS2_092"], enemy_board=[CROC])
+    croc = minion(g, 1, CROC)
+    play(g, "CS2_092", croc)
+    assert (croc.atk, croc.health, croc.max_health) == (6, 7, 7)
+
+
+@covers("EX1_384")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_avenging_wrath_splits_eight_among_enemies(seed):
+    g = make_game(hand=["EX1_384"], board=[CROC], enemy_board=[FOOTMAN, YETI], seed=seed)
+    play(g, "EX1_384")
+    dealt = (30 - g.players[1].hero.health) + sum(m.damage for m in g.players[1].board)
+    dead = 2 - len(g.players[1].board)
+    # A dead Footman took exactly 2: missiles never hit a dead character.
+    assert dealt + 2 * dead == 8
+    assert minion(g, 0, CROC).health == 3 and g.players[0].hero.health == 30
+
+
+@covers("EX1_384")
+def test_avenging_wrath_gets_spell_damage_missiles():
+    g = make_game(hand=["EX1_384"], board=[KOBOLD])
+    play(g, "EX1_384")
+    assert g.players[1].hero.health == 21
+
+
+@covers("EX1_354")
+def test_lay_on_hands_heals_eight_and_draws_three():
+    g = make_game(hand=["EX1_354"])
+    me = g.players[0].hero
+    me.health = 15
+    play(g, "EX1_354", me)
+    assert me.health == 23
+    assert len(g.player.hand) == 3 and len(g.player.deck) == 17
+
+
+@covers("CS2_091")
+def test_lights_justice_is_a_one_four_weapon():
+    g = make_game(hand=["CS2_091"], classes=("PALADIN", "HUNTER"))
+    play(g, "CS2_091")
+    w = g.players[0].weapon
+    assert (w.atk, w.durability) == (1, 4)
+    attack(g, g.players[0].hero, g.players[1].hero)
+    assert g.players[1].hero.health == 29 and w.durability == 3
+
+
+@covers("CS2_097")
+def test_truesilver_heals_the_hero_when_it_attacks():
+    g = make_game(hand=["CS2_097"], board=[CROC], enemy_board=[RAPTOR], classes=("PALADIN", "HUNTER"))
+    hero = g.players[0].hero
+    hero.health = 20
+    play(g, "CS2_097")
+    attack(g, minion(g, 0, CROC), minion(g, 1, RAPTOR))
+    assert hero.health == 20  # minion attacks do not count
+    attack(g, hero, g.players[1].hero)
+    assert hero.health == 22 and g.players[1].hero.health == 26
+
+
+@covers("CS2_097")
+def test_truesilver_heals_before_the_counter_attack():
+    g = make_game(hand=["CS2_097"], enemy_board=[YETI], classes=("PALADIN", "HUNTER"))
+    hero = g.players[0].hero
+    hero.health = 29
+    play(g, "CS2_097")
+    attack(g, hero, minion(g, 1, YETI))
+    assert hero.health == 26  # capped at 30 by the heal, then 4 damage
+
+
+# ---------------------------------------------------------------- Hunter
+@covers("DS1_175")
+def test_timber_wolf_buffs_other_beasts_while_alive():
+    g = make_game(hand=["DS1_175"], board=[CROC, FOOTMAN], enemy_board=[RAPTOR])
+    play(g, "DS1_175")
+    wolf = minion(g, 0, "DS1_175")
+    assert minion(g, 0, CROC).atk == 3 and minion(g, 0, FOOTMAN).atk == 1
+    assert wolf.atk == 1 and minion(g, 1, RAPTOR).atk == 3
+    g.silence(wolf)
+    g.resolve()
+    assert minion(g, 0, CROC).atk == 2
+
+
+@covers("EX1_531")
+def test_scavenging_hyena_grows_when_a_friendly_beast_dies():
+    g = make_game(board=["EX1_531", RAPTOR, FOOTMAN], enemy_board=[YETI, CROC])
+    hyena = minion(g, 0, "EX1_531")
+    attack(g, minion(g, 0, RAPTOR), minion(g, 1, YETI))
+    assert (hyena.atk, hyena.health) == (4, 3)
+    attack(g, minion(g, 0, FOOTMAN), minion(g, 1, YETI))  # not a Beast
+    assert (hyena.atk, hyena.health) == (4, 3)
+    g.destroy(minion(g, 1, CROC))  # an enemy Beast
+    g.resolve()
+    assert (hyena.atk, hyena.health) == (4, 3)
+
+
+@covers("DS1_178")
+def test_tundra_rhino_gives_beasts_charge():
+    g = make_game(hand=["DS1_178", RAPTOR, FOOTMAN], sick=True)
+    play(g, "DS1_178")
+    play(g, RAPTOR)
+    play(g, FOOTMAN)
+    rhino, raptor, footman = (minion(g, 0, c) for c in ("DS1_178", RAPTOR, FOOTMAN))
+    assert rhino.can_attack() and raptor.can_attack() and not footman.can_attack()
+    attack(g, raptor, g.players[1].hero)
+    assert g.players[1].hero.health == 27
+    g.silence(rhino)
+    g.resolve()
+    assert not rhino.can_attack()
+
+
+@covers("EX1_543")
+def test_king_krush_charges():
+    g = make_game(hand=["EX1_543"])
+    play(g, "EX1_543")
+    attack(g, minion(g, 0, "EX1_543"), g.players[1].hero)
+    assert g.players[1].hero.health == 22
+
+
+@covers("NEW1_031", "NEW1_032", "NEW1_033", "NEW1_034")
+def test_animal_companion_summons_one_of_the_three():
+    seen = set()
+    for seed in range(1, 9):
+        g = make_game(hand=["NEW1_031"], board=[FOOTMAN], seed=seed)
+        play(g, "NEW1_031")
+        assert len(g.players[0].board) == 2
+        pet = g.players[0].board[1]
+        assert pet.cdef.id in ("NEW1_032", "NEW1_033", "NEW1_034")
+        seen.add(pet.cdef.id)
+        footman = minion(g, 0, FOOTMAN)
+        if pet.cdef.id == "NEW1_032":
+            assert pet.taunt and (pet.atk, pet.health) == (4, 4)
+        elif pet.cdef.id == "NEW1_033":  # Leokk: other friendly minions +1 Attack
+            assert footman.atk == 2 and pet.atk == 2
+        else:
+            assert pet.can_attack() and (pet.atk, pet.health) == (4, 2)
+        if pet.cdef.id != "NEW1_033":
+            assert footman.atk == 1
+    assert len(seen) >= 2
+    g = make_game(hand=["NEW1_031"], board=[FOOTMAN] * 7)
+    assert not can_play(g, "NEW1_031")
+
+
+@covers("NEW1_033")
+def test_leokk_aura_ends_with_leokk():
+    g = make_game(board=["NEW1_033", FOOTMAN], enemy_board=[CROC])
+    assert minion(g, 0, FOOTMAN).atk == 2 and minion(g, 1, CROC).atk == 2
+    g.destroy(minion(g, 0, "NEW1_033"))
+    g.resolve()
+    assert minion(g, 0, FOOTMAN).atk == 1
+
+
+@covers("EX1_538", "EX1_538t")
+def test_unleash_the_hounds_summons_a_charging_hound_per_enemy_minion():
+    g = make_game(hand=["EX1_538", "EX1_538"], board=[FOOTMAN] * 4, enemy_board=[CROC, YETI, RAPTOR, "CS2_168"])
+    play(g, "EX1_538")
+    hounds = [m for m in g.players[0].board if m.cdef.id == "EX1_538t"]
+    assert len(hounds) == 3  # the board is full after three
+    assert all((h.atk, h.health) == (1, 1) and h.can_attack() for h in hounds)
+    attack(g, hounds[0], g.players[1].hero)
+    assert g.players[1].hero.health == 29
+    assert not can_play(g, "EX1_538")  # no room left
+
+    g = make_game(hand=["EX1_538"])
+    assert not can_play(g, "EX1_538")  # needs an enemy minion
+
+
+@covers("EX1_536")
+def test_eaglehorn_bow_gains_durability_when_my_secret_is_revealed():
+    g = make_game(hand=["EX1_536", "EX1_554"], enemy_board=[CROC],
+                  enemy_hand=["EX1_554"])
+    play(g, "EX1_536")
+    play(g, "EX1_554")  # Snake Trap
+    end_turn(g)
+    attack(g, minion(g, 1, CROC), g.players[0].hero)
+    assert g.players[0].weapon.durability == 2  # no reveal yet
+    g.players[1].mana = 10
+    play(g, "EX1_554")
+    end_turn(g)
+    snakes = [m for m in g.players[0].board if m.cdef.id == "EX1_554t"]
+    assert not snakes
+    # My turn: the enemy's Snake Trap is revealed by my attack; my Bow does not grow.
+    g.players[0].board.clear()
+    hero = g.players[0].hero
+    g.players[1].board[0].damage = 0
+    attack(g, hero, minion(g, 1, CROC))
+    w = g.players[0].weapon
+    assert w.durability == 1 and not g.players[1].secrets
+    end_turn(g)
+    # Enemy turn: my Snake Trap is revealed when a minion attacks one of mine.
+    g.summon(0, FOOTMAN, announce=False)
+    attack(g, g.players[1].board[0], minion(g, 0, FOOTMAN))
+    assert not g.players[0].secrets
+    assert w.durability == 2
+
+
+# ---------------------------------------------------------------- hero powers and The Coin
+@covers("CS2_083b", "CS2_082")
+def test_dagger_mastery_equips_a_one_two_dagger():
+    g = make_game(mana=2)
+    hero_power(g)
+    w = g.players[0].weapon
+    assert w.cdef.id == "CS2_082" and (w.atk, w.durability) == (1, 2)
+    assert g.player.mana == 0
+    attack(g, g.players[0].hero, g.players[1].hero)
+    assert g.players[1].hero.health == 29 and w.durability == 1
+    with pytest.raises(IllegalActionError):
+        hero_power(g)  # once a turn
+
+
+@covers("DS1h_292")
+def test_steady_shot_hits_the_enemy_hero_for_two():
+    g = make_game(classes=("HUNTER", "ROGUE"), board=[CROC])
+    hero_power(g)
+    assert g.players[1].hero.health == 28 and g.players[0].hero.health == 30
+    assert g.player.mana == 8
+
+
+@covers("CS2_101", "CS2_101t")
+def test_reinforce_summons_a_recruit_unless_the_board_is_full():
+    g = make_game(classes=("PALADIN", "HUNTER"))
+    hero_power(g)
+    r = minion(g, 0, "CS2_101t")
+    assert (r.atk, r.health) == (1, 1)
+    g = make_game(classes=("PALADIN", "HUNTER"), board=[FOOTMAN] * 7)
+    with pytest.raises(IllegalActionError):
+        hero_power(g)
+
+
+@covers("CS2_056")
+def test_life_tap_draws_and_costs_two_health():
+    g = make_game(classes=("WARLOCK", "HUNTER"))
+    hero_power(g)
+    assert g.players[0].hero.health == 28
+    assert len(g.player.hand) == 1 and len(g.player.deck) == 19
+
+
+@covers("GAME_005")
+def test_the_coin_gives_one_mana_this_turn_only():
+    g = make_game(hand=["GAME_005", "GAME_005"], mana=3)
+    play(g, "GAME_005")
+    assert g.player.mana == 4 and g.player.max_mana == 3
+    g = make_game(hand=["GAME_005"], mana=10)
+    play(g, "GAME_005")
+    assert g.player.mana == 10
