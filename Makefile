@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: run test bench soak venv clean
+.PHONY: run test bench soak fuzz coverage venv clean
 
 venv: $(STAMP)
 
@@ -21,11 +21,17 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2 tests
 
+coverage: $(STAMP)
+	$(PY) -m workers.engine coverage
+
 bench: $(STAMP)
 	$(PY) -m workers.bench
 
 soak: $(STAMP)
 	$(PY) -m workers.soak --random-games 2000 --beam-games 100
+
+fuzz: $(STAMP)
+	$(PY) -m workers.soak --pool --random-games 100000 --beam-games 0
 
 clean:
 	rm -rf .venv .cache

@@ -1,0 +1,141 @@
+"""Engine benchmarks (`make bench`): one `name: value` line per figure, with its target/anchor.
+
+Anchors (one core, same decks): SabberStone evaluates Miracle Rogue by the full protocol in
+about 212 s and copies a mid-game state in about 34 us; hearthbreaker plays about 129 random
+games/s. Targets: protocol_eval_s <= 212, state_copy_us <= 34, random_games_per_s >= 500.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .engine.game import new_game
+from .engine.rng import derive
+from .evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue, play_games,
+                       warm_up)
+from .players import RandomPlayer
+from .soak import pool_cards, random_pool_deck
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def line(name: str, value: float, note: str = "") -> None:
+    print(f"{name}: {value:.4g}" + (f"  ({note})" if note else ""), flush=True)
+
+
+def median_of(runs: int, fn) -> float:
+    return statistics.median(fn() for _ in range(runs))
+
+
+def random_games_per_s(games: int) -> float:
+    start = time.perf_counter()
+    play_games(miracle_rogue(), range(games), 7, player="random")
+    return games / (time.perf_counter() - start)
+
+
+def random_pool_games_per_s(games: int) -> float:
+    library, pool = card_library(), pool_cards()
+    decks = [(random_pool_deck(derive(5, i, 1), pool), random_pool_deck(derive(5, i, 2), pool))
+             for i in range(games)]
+    start = time.perf_counter()
+    for i, (a, b) in enumerate(decks):
+        g = new_game(library, [a, b], ["ROGUE", "ROGUE"], i)
+        while not g.done:
+            RandomPlayer(i).take_turn(g)
+    return games / (time.perf_counter() - start)
+
+
+def mid_game_state():
+    """A state after 12 random turns of Miracle Rogue against Control Paladin."""
+    opponent = default_opponents()[3]
+    for seed in range(100):
+        g = new_game(card_library(), [miracle_rogue(), list(opponent.cards)],
+                     ["ROGUE", opponent.hero_class], seed)
+        players = [RandomPlayer(seed), RandomPlayer(seed + 1)]
+        while not g.done and g.turn < 12:
+            players[g.current].take_turn(g)
+        if not g.done and g.players[0].board and g.players[1].board:
+            return g
+    raise RuntimeError("no mid-game state with minions on both sides found")
+
+
+def state_copy_us(copies: int = 20000) -> float:
+    g = mid_game_state()
+    start = time.perf_counter()
+    for _ in range(copies):
+        g.copy()
+    return (time.perf_counter() - start) / copies * 1e6
+
+
+def protocol_eval(games: int, profile_path: Path | None) -> float:
+    profiler = cProfile.Profile() if profile_path else None
+    start = time.perf_counter()
+    if profiler:
+        profiler.enable()
+    evaluate_deck(miracle_rogue(), games=games, seed=11)
+    if profiler:
+        profiler.disable()
+        stream = io.StringIO()
+        pstats.Stats(profiler, stream=stream).sort_stats("tottime").print_stats(25)
+        profile_path.parent.mkdir(parents=True, exist_ok=True)
+        profile_path.write_text(stream.getvalue())
+    return time.perf_counter() - start
+
+
+def fresh_worker_figures() -> tuple[float, float]:
+    """Seconds until the engine is ready in a fresh process, and that process's peak memory
+    after playing a few full-protocol games."""
+    code = ("import resource, sys, time; from workers.evaluate import warm_up, play_games, miracle_rogue;"
+            "warm_up(); print('ready', flush=True);"
+            "play_games(miracle_rogue(), range(6), 3);"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    startup = time.perf_counter() - start
+    peak = float(proc.stdout.readline())
+    proc.wait()
+    return startup, peak
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--protocol-repeats", type=int, default=1,
+                        help="full 200-game protocol evaluations (about two minutes each)")
+    parser.add_argument("--protocol-games", type=int, default=200)
+    parser.add_argument("--profile", type=Path, default=ROOT / "results" / "bench" / "protocol_profile.txt")
+    args = parser.parse_args(argv)
+    warm_up()
+    line("random_games_per_s", median_of(args.repeats, lambda: random_games_per_s(600)),
+         "target >= 500; hearthbreaker 129, fireplace 20, SabberStone 1,300-2,400")
+    line("state_copy_us", median_of(args.repeats, state_copy_us), "target <= 34; SabberStone 34")
+    runs = [protocol_eval(args.protocol_games, args.profile if i == 0 else None)
+            for i in range(args.protocol_repeats)]
+    protocol_s = statistics.median(runs)
+    line("protocol_eval_s", protocol_s * 200 / args.protocol_games,
+         f"target <= 212; SabberStone 212; {args.protocol_games} games, profile in {args.profile}")
+    workers = [fresh_worker_figures() for _ in range(args.repeats)]
+    startup = statistics.median(w[0] for w in workers)
+    peak = max(w[1] for w in workers)
+    line("worker_startup_s", startup, "target <= 2")
+    line("worker_peak_mib", peak)
+    line("random_pool_games_per_s", median_of(args.repeats, lambda: random_pool_games_per_s(300)),
+         "random decks from the 180-card pool, both sides")
+    line("beam_game_s", protocol_s / args.protocol_games, "SabberStone 1.06")
+    try:
+        from pipeline import bench as pipeline_bench
+    except ImportError:
+        return 0
+    return pipeline_bench.main() or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
