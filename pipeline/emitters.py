@@ -28,7 +28,9 @@ class DeckMutationEmitter(EmitterBase):
 
     def ask(self) -> np.ndarray:
         if self.emitted < self.initial or len(self.archive) == 0:
-            decks = self.space.random_decks(self.rng, self.batch_size)
+            n = min(self.batch_size, self.initial - self.emitted) if self.emitted < self.initial \
+                else self.batch_size  # exactly `initial` random decks, then mutations
+            decks = self.space.random_decks(self.rng, n)
         else:
             if isinstance(self.archive, SurrogateGrid):
                 parents = self.archive.sample(self.rng, self.batch_size)

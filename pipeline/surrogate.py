@@ -52,8 +52,8 @@ class Surrogate:
         self.trained_on = 0  # training examples seen by the last fit
 
     @classmethod
-    def from_config(cls, cfg, n_inputs: int, n_targets: int, seed: int) -> "Surrogate":
-        return cls(cfg.model, n_inputs, n_targets, hidden=list(cfg.hidden), lr=cfg.lr,
+    def from_config(cls, kind: str, cfg, n_inputs: int, n_targets: int, seed: int) -> "Surrogate":
+        return cls(kind, n_inputs, n_targets, hidden=list(cfg.hidden), lr=cfg.lr,
                    batch_size=cfg.batch_size, epochs=cfg.epochs, val_fraction=cfg.val_fraction,
                    device=cfg.device, seed=seed)
 

@@ -1,0 +1,95 @@
+"""The Hydra entry point: `python -m pipeline [overrides]` runs (or resumes) a search, or with
+`deck_file=PATH` evaluates one deck."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig, OmegaConf
+
+from .config import validate
+from .errors import PipelineError
+
+CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
+
+
+def run(cfg: DictConfig) -> Path | None:
+    cfg = validate(cfg)
+    from .deck_space import DeckSpace
+    space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
+                                     cfg.deck_space.deck_size)
+    if cfg.deck_file:
+        return evaluate_deck_file(cfg, space)
+    from . import run_dir as rd
+    from .search import Search
+    run_dir = rd.resolve_run_dir(cfg)
+    saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written
+    config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
+    with _cluster_and_client(cfg, space) as evaluator:
+        search = Search(cfg, run_dir, space, evaluator, config_yaml)
+        if saved is not None:
+            search.resume(saved)
+            print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
+        else:
+            search.prepare_offline_surrogate()  # reads its file before the run dir is created
+            rd.write_config(run_dir, cfg)
+        search.run()
+    print(f"run finished: {run_dir}", file=sys.stderr)
+    return run_dir
+
+
+class _cluster_and_client:
+    """Context manager: the Dask cluster of the config and an EvaluationClient on it."""
+
+    def __init__(self, cfg, space):
+        self.cfg, self.space = cfg, space
+
+    def __enter__(self):
+        from .cluster import open_cluster
+        from .evaluation import EvaluationClient
+        self._ctx = open_cluster(self.cfg.cluster)
+        client = self._ctx.__enter__()
+        try:
+            return EvaluationClient(
+                client, self.space, run_seed=int(self.cfg.seed), games=int(self.cfg.opponents.games),
+                games_per_task=int(self.cfg.cluster.games_per_task), player=self.cfg.strategy.player,
+                strategy=self.cfg.strategy.evaluated, beam_depth=int(self.cfg.strategy.beam_depth),
+                beam_width=int(self.cfg.strategy.beam_width), opponents_path=self.cfg.opponents.path,
+                max_resubmits=int(self.cfg.cluster.max_retries))
+        except BaseException:
+            self._ctx.__exit__(*sys.exc_info())
+            raise
+
+    def __exit__(self, *exc):
+        return self._ctx.__exit__(*exc)
+
+
+def evaluate_deck_file(cfg, space) -> None:
+    deck = space.load_deck_file(cfg.deck_file)
+    import numpy as np
+    with _cluster_and_client(cfg, space) as evaluator:
+        result = evaluator.evaluate(deck[None, :], np.array([0]))[0]
+    from workers.results import TARGET_NAMES
+    print(json.dumps({"deck_code": space.deck_code(deck), "cards": space.describe(deck),
+                      "games": result.games, "targets": dict(zip(TARGET_NAMES, result.targets()))},
+                     indent=1))
+    return None
+
+
+@hydra.main(config_path=CONF_DIR, config_name="config", version_base="1.3")
+def main(cfg: DictConfig) -> None:
+    try:
+        run(cfg)
+    except PipelineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # other deck or config errors raised by the engine
+        from workers.errors import DeckError
+        if isinstance(exc, DeckError):
+            print(f"error: {exc}", file=sys.stderr)
+            sys.exit(2)
+        raise

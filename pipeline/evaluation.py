@@ -1,0 +1,102 @@
+"""The evaluation client: decks become Dask tasks of a few games each; results come back in
+submission order, whichever worker ran what, and lost tasks run again."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from distributed import as_completed
+
+from workers.errors import DeckError as EngineDeckError
+from workers.results import summarize
+
+from .deck_space import DeckSpace
+from .errors import ConfigError
+from .worker_tasks import EngineLoader, play_chunk
+
+
+def evaluation_seed(run_seed: int, eval_id: int) -> int:
+    """The seed of evaluation `eval_id` of a run: a pure function of the two numbers."""
+    return int(np.random.SeedSequence([int(run_seed), 0xDECC, int(eval_id)]).generate_state(1)[0])
+
+
+@dataclass
+class BatchTiming:
+    wall_s: float  # from the first submission to the last result
+    game_s: float  # summed over tasks: time inside play_games
+    workers: int
+
+    @property
+    def game_time_share(self) -> float:
+        return self.game_s / max(self.wall_s * self.workers, 1e-9)
+
+
+class EvaluationClient:
+    def __init__(self, client, space: DeckSpace, *, run_seed: int, games: int, games_per_task: int,
+                 player: str, strategy: str, beam_depth: int, beam_width: int,
+                 opponents_path: str | None = None, max_resubmits: int = 3):
+        from workers import evaluate
+        self.client, self.space, self.run_seed = client, space, run_seed
+        self.games, self.games_per_task, self.max_resubmits = games, games_per_task, max_resubmits
+        self.options = {"player": player, "strategy": strategy, "beam_depth": beam_depth,
+                        "beam_width": beam_width, "opponents_path": opponents_path,
+                        "stat_overrides": space.stat_overrides}
+        self._engine = evaluate
+        self._check_pool_playable()
+        self.opponent_names = [o.name for o in (evaluate.load_opponents(opponents_path)
+                                                if opponents_path else evaluate.default_opponents())]
+        client.register_plugin(EngineLoader(opponents_path, space.stat_overrides))
+        self.timings: list[BatchTiming] = []
+
+    def _check_pool_playable(self) -> None:
+        library = self._engine.card_library(self.space.stat_overrides)
+        bad = [f"{c.name} ({c.id})" for c in self.space.cards
+               if c.id not in library or not library[c.id].implemented]
+        if bad:
+            raise ConfigError(f"the engine cannot play {len(bad)} pool card(s): {', '.join(bad[:5])}")
+
+    def workers(self) -> int:
+        return max(sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()), 1)
+
+    def evaluate(self, decks: np.ndarray, eval_ids: np.ndarray, progress=None) -> list:
+        """EvaluationResult of each deck, in the order given."""
+        card_lists = [tuple(self.space.decode(d)) for d in decks]
+        seeds = [evaluation_seed(self.run_seed, e) for e in eval_ids]
+        chunks = [list(range(s, min(s + self.games_per_task, self.games)))
+                  for s in range(0, self.games, self.games_per_task)]
+        records = [[None] * len(chunks) for _ in decks]
+        start = time.perf_counter()
+        game_s = 0.0
+        pending = {}
+        for d, (cards, seed) in enumerate(zip(card_lists, seeds)):
+            for c, games in enumerate(chunks):
+                pending[self._submit(cards, games, seed)] = (d, c, 0)
+        remaining = [len(chunks)] * len(decks)
+        done = as_completed(list(pending))
+        for future in done:
+            d, c, attempt = pending.pop(future)
+            try:
+                recs, seconds = future.result()
+            except Exception as exc:  # a lost task (KilledWorker) or a failed one: run it again
+                if attempt >= self.max_resubmits or isinstance(exc, EngineDeckError):
+                    raise
+                again = self._submit(card_lists[d], chunks[c], seeds[d])
+                pending[again] = (d, c, attempt + 1)
+                done.add(again)
+                continue
+            records[d][c] = recs
+            game_s += seconds
+            remaining[d] -= 1
+            if remaining[d] == 0 and progress is not None:
+                progress.update(1)
+        self.timings.append(BatchTiming(time.perf_counter() - start, game_s, self.workers()))
+        results = []
+        for cards, recs in zip(card_lists, records):
+            flat = [r for chunk in recs for r in chunk]
+            results.append(summarize(flat, self._engine.deck_stats(cards, self.space.stat_overrides),
+                                                  self.opponent_names))
+        return results
+
+    def _submit(self, cards, games, seed):
+        return self.client.submit(play_chunk, cards, games, seed, self.options, pure=False)

@@ -1,0 +1,85 @@
+"""What a user watches while a run goes: metrics log, archive heatmap, best decks."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays
+from .deck_space import DeckSpace
+
+METRICS_FILE = "metrics.jsonl"
+HEATMAP_FILE = "archive_heatmap.png"
+BEST_DECKS_FILE = "best_decks.md"
+BEST_DECKS_JSON = "best_decks.json"
+
+
+def _replace(path: Path, write) -> None:
+    """Write through a temporary file and rename, so a reader never sees half a file."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def write_metrics(run_dir: Path, history: list[dict]) -> None:
+    """The whole metrics log, one JSON object per line (rewritten from the checkpointed
+    history, so a resumed run's log never holds lines of lost work)."""
+    def write(tmp):
+        with open(tmp, "w") as f:
+            for row in history:
+                f.write(json.dumps(row, sort_keys=True) + "\n")
+    _replace(Path(run_dir) / METRICS_FILE, write)
+
+
+def write_heatmap(run_dir: Path, archive, spec: GridSpec, title: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = archive_arrays(archive)
+    grid = np.full(spec.cells, np.nan)
+    grid[data["index"]] = data["objective"]
+    grid = grid.reshape(spec.dims)  # [turns cell, hand-size cell]
+    (t0, t1), (h0, h1) = spec.ranges
+    fig, ax = plt.subplots(figsize=(6.4, 5.2))
+    image = ax.imshow(grid.T, origin="lower", extent=(t0, t1, h0, h1), aspect="auto",
+                      cmap="viridis", vmin=OBJECTIVE_RANGE[0], vmax=OBJECTIVE_RANGE[1])
+    fig.colorbar(image, ax=ax, label="average health difference")
+    ax.set_xlabel("average number of turns")
+    ax.set_ylabel("average hand size")
+    ax.set_title(title)
+    fig.tight_layout()
+    _replace(Path(run_dir) / HEATMAP_FILE, lambda tmp: fig.savefig(tmp, format="png", dpi=100))
+    plt.close(fig)
+
+
+def best_decks(archive, space: DeckSpace, n: int) -> list[dict]:
+    from workers.results import TARGET_NAMES
+    data = archive_arrays(archive)
+    order = np.argsort(-data["objective"], kind="stable")[:n]
+    decks = []
+    for i in order:
+        deck = data["solution"][i]
+        decks.append({
+            "eval_id": int(data["eval_id"][i]),
+            "objective": float(data["objective"][i]),
+            "measures": [float(m) for m in data["measures"][i]],
+            "targets": {name: float(v) for name, v in zip(TARGET_NAMES, data["targets"][i])},
+            "deck_code": space.deck_code(deck),
+            "cards": space.describe(deck),
+        })
+    return decks
+
+
+def write_best_decks(run_dir: Path, archive, space: DeckSpace, n: int) -> None:
+    decks = best_decks(archive, space, n)
+    lines = ["# Best decks of the real archive", ""]
+    for rank, d in enumerate(decks, 1):
+        t = d["targets"]
+        lines += [f"## {rank}. health difference {d['objective']:+.2f}, win rate {t['win_rate']:.1%}, "
+                  f"turns {d['measures'][0]:.2f}, hand size {d['measures'][1]:.2f} (evaluation {d['eval_id']})",
+                  "", f"Deck code: `{d['deck_code']}`", "", *[f"- {c}" for c in d["cards"]], ""]
+    _replace(Path(run_dir) / BEST_DECKS_FILE, lambda tmp: Path(tmp).write_text("\n".join(lines)))
+    _replace(Path(run_dir) / BEST_DECKS_JSON, lambda tmp: Path(tmp).write_text(json.dumps(decks, indent=1)))

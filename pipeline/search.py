@@ -1,0 +1,213 @@
+"""The search algorithms on real evaluations: MAP-Elites, random search and the surrogate-
+assisted family (DSA-ME, LSA-ME, the (ad), offline and no-reset variants), with the state that
+a checkpoint holds and restores."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from . import checkpoint as ckpt
+from . import reports
+from .archives import GridSpec, SurrogateGrid, archive_arrays, make_archive, qd_metrics, restore_archive
+from .config import identity_hash
+from .deck_space import DeckSpace
+from .emitters import DeckMutationEmitter
+from .errors import CheckpointError, ConfigError
+from .inner_loop import run_inner_loop
+from .surrogate import Surrogate
+
+N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.results.TARGET_NAMES)
+SOURCE_RANDOM, SOURCE_MUTATION, SOURCE_SURROGATE = 0, 1, 2
+
+
+class Search:
+    def __init__(self, cfg, run_dir: Path, space: DeckSpace, evaluator, config_yaml: str):
+        self.cfg, self.algo, self.run_dir = cfg, cfg.algorithm, Path(run_dir)
+        self.space, self.evaluator, self.config_yaml = space, evaluator, config_yaml
+        self.spec = GridSpec.from_config(cfg.archive)
+        self.identity = identity_hash(cfg)
+        self.archive = make_archive(self.spec, space.size, N_TARGETS)
+        self.rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([int(cfg.seed), 1])))
+        self.decks = np.zeros((0, space.size), dtype=np.int16)
+        self.targets = np.zeros((0, N_TARGETS))
+        self.sources = np.zeros(0, dtype=np.int8)
+        self.iterations = np.zeros(0, dtype=np.int32)
+        self.outer_iteration = 0
+        self.history: list[dict] = []
+        self.surrogate: Surrogate | None = None
+        self.grid: SurrogateGrid | None = None
+        self._eval_bar = None
+        if self.algo.kind == "surrogate":
+            self.surrogate = Surrogate.from_config(self.algo.model, cfg.surrogate, space.size,
+                                                   int(self.algo.targets), seed=int(cfg.seed))
+
+    @property
+    def evaluations(self) -> int:
+        return len(self.decks)
+
+    # --- start or resume ----------------------------------------------------------------
+    def resume(self, saved: ckpt.Checkpoint) -> None:
+        if saved.identity != self.identity:
+            raise CheckpointError(f"{saved.path} belongs to another config (identity "
+                                  f"{saved.identity}, this config {self.identity})")
+        state = saved.state
+        self.rng.bit_generator.state = state["rng"]
+        self.outer_iteration = state["outer_iteration"]
+        self.history = state["history"]
+        ev = saved.arrays["evaluations"]
+        self.decks, self.targets = ev["decks"].astype(np.int16), ev["targets"]
+        self.sources, self.iterations = ev["source"], ev["iteration"]
+        restore_archive(self.archive, saved.arrays["real_archive"])
+        if self.surrogate is not None:
+            self.surrogate.load_state_bytes(saved.blobs["surrogate"])
+        if "surrogate_archive" in saved.arrays and not self.algo.reset:
+            self.grid = self._new_grid()
+            self.grid.load_state(saved.arrays["surrogate_archive"])
+
+    def prepare_offline_surrogate(self) -> None:
+        """The offline variants' fixed model: trained once on a file's evaluations, or loaded."""
+        source = self.algo.offline
+        if self.algo.kind != "surrogate" or source.source == "none":
+            return
+        saved = ckpt.load(Path(source.path), required=("evaluations",))
+        if source.source == "model":
+            if "surrogate" not in saved.blobs:
+                raise CheckpointError(f"{source.path} holds no surrogate model (not a DSA-ME run)")
+            self.surrogate.load_state_bytes(saved.blobs["surrogate"], with_optimizer=False)
+        else:
+            ev = saved.arrays["evaluations"]
+            if len(ev["decks"]) < 2:
+                raise CheckpointError(f"{source.path} holds {len(ev['decks'])} evaluations, too few to train on")
+            with self._bar(total=int(source.epochs), desc="offline training", unit="epoch") as bar:
+                stats = self.surrogate.fit(ev["decks"], ev["targets"], self.rng,
+                                           epochs=int(source.epochs), progress=bar)
+            self._log({"offline_training_examples": len(ev["decks"]), **stats})
+
+    # --- the loop ------------------------------------------------------------------------
+    def run(self) -> None:
+        budget = int(self.algo.budget)
+        with self._bar(total=budget, initial=self.evaluations, desc="evaluations", unit="deck",
+                       leave=True) as bar:
+            self._eval_bar = bar
+            while self.evaluations < budget:
+                if self.algo.kind == "surrogate":
+                    self._surrogate_step()
+                    self.checkpoint()
+                else:
+                    since = self.evaluations
+                    while self.evaluations < budget and self.evaluations - since < int(self.algo.checkpoint_every):
+                        self._real_batch()
+                    self.checkpoint()
+        self.write_reports()
+
+    def _real_batch(self) -> None:
+        """One batch of MAP-Elites (or random search) on real evaluations."""
+        remaining = int(self.algo.budget) - self.evaluations
+        initial = remaining + self.evaluations if self.algo.kind == "random_search" else int(self.algo.initial)
+        emitter = DeckMutationEmitter(self.archive, self.space, self.rng,
+                                      min(int(self.algo.batch_size), remaining), initial,
+                                      emitted=self.evaluations)
+        random_phase = self.evaluations < initial or len(self.archive) == 0
+        decks = emitter.ask()
+        self._evaluate(decks, SOURCE_RANDOM if random_phase else SOURCE_MUTATION)
+
+    def _surrogate_step(self) -> None:
+        """The initial random decks, or one outer iteration of DSA-ME."""
+        initial = min(int(self.algo.initial), int(self.algo.budget))
+        if self.evaluations < initial:
+            self._evaluate(self.space.random_decks(self.rng, initial - self.evaluations), SOURCE_RANDOM)
+            return
+        self.outer_iteration += 1
+        log = {}
+        if self.algo.train_online:
+            with self._bar(total=int(self.cfg.surrogate.epochs), desc="training", unit="epoch") as bar:
+                log.update(self.surrogate.fit(self.decks, self.targets, self.rng, progress=bar))
+        grid = self.grid if (self.grid is not None and not self.algo.reset) else self._new_grid()
+        inner = self.algo.inner
+        start = time.perf_counter()
+        with self._bar(total=int(inner.iterations) * int(inner.batch_size), desc="inner loop",
+                       unit="pred", unit_scale=True) as bar:
+            run_inner_loop(self.space, self.surrogate.kernel_weights(), grid, self.rng,
+                           int(inner.iterations), int(inner.batch_size), int(inner.initial), progress=bar)
+        log["inner_loop_s"] = time.perf_counter() - start
+        log["surrogate_elites"] = len(grid)
+        if not self.algo.reset:
+            self.grid = grid
+        decks = self._select_for_evaluation(grid)
+        source = SOURCE_SURROGATE
+        if not len(decks):  # everything the surrogate proposes was evaluated already
+            parents = archive_arrays(self.archive)["solution"]
+            decks = self.space.mutate(self.rng, parents[self.rng.integers(0, len(parents), int(self.algo.batch_size))])
+            decks = decks[: int(self.algo.budget) - self.evaluations]
+            source = SOURCE_MUTATION
+        self._evaluate(decks, source, extra=log)
+
+    def _select_for_evaluation(self, grid: SurrogateGrid) -> np.ndarray:
+        """The surrogate elites in cell order, without repeats (and without decks evaluated
+        before, for the no-reset variant), cut to the remaining budget."""
+        decks = grid.elites()["solution"]
+        _, first = np.unique(decks, axis=0, return_index=True)
+        decks = decks[np.sort(first)]
+        if self.algo.skip_evaluated and self.evaluations:
+            seen = {d.tobytes() for d in self.decks}
+            decks = decks[[d.tobytes() not in seen for d in decks]] if len(decks) else decks
+        return decks[: int(self.algo.budget) - self.evaluations]
+
+    def _evaluate(self, decks: np.ndarray, source: int, extra: dict | None = None) -> None:
+        decks = np.asarray(decks, dtype=np.int16)
+        for d in decks:
+            self.space.validate(d)
+        ids = np.arange(self.evaluations, self.evaluations + len(decks))
+        results = self.evaluator.evaluate(decks, ids, progress=self._eval_bar)
+        targets = np.array([r.targets() for r in results], dtype=np.float64)
+        self.archive.add(decks, targets[:, 0], targets[:, 1:3], eval_id=ids, targets=targets)
+        self.decks = np.concatenate([self.decks, decks])
+        self.targets = np.concatenate([self.targets, targets])
+        self.sources = np.concatenate([self.sources, np.full(len(decks), source, np.int8)])
+        self.iterations = np.concatenate([self.iterations, np.full(len(decks), self.outer_iteration, np.int32)])
+        timing = self.evaluator.timings[-1]
+        self._log({"batch": len(decks), "batch_wall_s": timing.wall_s,
+                   "worker_game_time_share": timing.game_time_share,
+                   "game_errors": sum(len(r.errors) for r in results), **(extra or {})})
+
+    def _log(self, extra: dict) -> None:
+        row = {"evaluations": self.evaluations, "outer_iteration": self.outer_iteration,
+               **qd_metrics(self.archive, self.spec), **extra}
+        self.history.append({k: (float(v) if isinstance(v, (np.floating, np.integer)) else v)
+                             for k, v in row.items()})
+
+    # --- persistence ---------------------------------------------------------------------
+    def checkpoint(self) -> None:
+        arrays = {
+            "evaluations": {"decks": self.decks, "targets": self.targets,
+                            "eval_id": np.arange(self.evaluations), "source": self.sources,
+                            "iteration": self.iterations},
+            "real_archive": archive_arrays(self.archive),
+        }
+        if self.grid is not None:
+            arrays["surrogate_archive"] = self.grid.state()
+        blobs = {"surrogate": self.surrogate.state_bytes()} if self.surrogate is not None else {}
+        state = {"rng": self.rng.bit_generator.state, "outer_iteration": self.outer_iteration,
+                 "history": self.history, "algorithm": self.algo.name,
+                 "evaluations": self.evaluations}
+        ckpt.save(self.run_dir / ckpt.FILENAME, config_yaml=self.config_yaml, identity=self.identity,
+                  state=state, arrays=arrays, blobs=blobs)
+        self.write_reports()
+
+    def write_reports(self) -> None:
+        reports.write_metrics(self.run_dir, self.history)
+        if len(self.archive):
+            reports.write_heatmap(self.run_dir, self.archive, self.spec,
+                                  f"{self.algo.name}: {self.evaluations} evaluations")
+            reports.write_best_decks(self.run_dir, self.archive, self.space, int(self.cfg.report.best_decks))
+
+    # --- helpers -------------------------------------------------------------------------
+    def _new_grid(self) -> SurrogateGrid:
+        return SurrogateGrid(self.spec, self.space.size, int(self.algo.targets))
+
+    def _bar(self, **kw):
+        kw.setdefault("leave", False)
+        return tqdm(disable=not self.cfg.progress, dynamic_ncols=True, **kw)

@@ -1,0 +1,46 @@
+"""What runs inside a Dask worker process: the engine, loaded once, playing chunks of games."""
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+from distributed.diagnostics.plugin import WorkerPlugin
+
+_opponents_by_path: dict = {}
+
+
+def engine():
+    """The engine module (imported once per process; later calls are a dict lookup)."""
+    from workers import evaluate
+    return evaluate
+
+
+def opponents(path: str | None):
+    if path not in _opponents_by_path:
+        _opponents_by_path[path] = engine().load_opponents(path) if path else engine().default_opponents()
+    return _opponents_by_path[path]
+
+
+def play_chunk(deck: Sequence[str], game_indices: Sequence[int], seed: int, options: dict):
+    """Play some of an evaluation's games; returns (records, seconds spent playing)."""
+    opp = opponents(options.get("opponents_path"))
+    start = time.perf_counter()
+    records = engine().play_games(
+        deck, game_indices, seed, player=options["player"], strategy=options["strategy"],
+        opponents=opp, stat_overrides=options.get("stat_overrides"),
+        beam_depth=options["beam_depth"], beam_width=options["beam_width"])
+    return records, time.perf_counter() - start
+
+
+class EngineLoader(WorkerPlugin):
+    """Imports and warms the engine in every worker process when it starts."""
+
+    name = "dsame-engine-loader"
+
+    def __init__(self, opponents_path: str | None, stat_overrides: dict | None):
+        self.opponents_path = opponents_path
+        self.stat_overrides = stat_overrides
+
+    def setup(self, worker):
+        engine().warm_up(self.stat_overrides)
+        opponents(self.opponents_path)
