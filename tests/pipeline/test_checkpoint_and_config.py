@@ -1,0 +1,87 @@
+import h5py
+import numpy as np
+import pytest
+from hydra import compose, initialize_config_dir
+
+from pipeline import checkpoint as ckpt
+from pipeline.config import identity_hash, validate
+from pipeline.driver import CONF_DIR
+from pipeline.errors import CheckpointError, ConfigError
+
+
+def _save(path, **kw):
+    ckpt.save(path, config_yaml="a: 1\n", identity="abc", state={"rng": {"x": 2 ** 100}, "n": 3},
+              arrays={"evaluations": {"decks": np.ones((3, 180), np.int16)},
+                      "real_archive": {"index": np.arange(3)}},
+              blobs={"surrogate": b"\x00\x01bytes"}, **kw)
+
+
+def test_round_trip_and_no_temporary_file_left(tmp_path):
+    path = tmp_path / ckpt.FILENAME
+    _save(path)
+    _save(path)  # replacing an existing checkpoint
+    assert [p.name for p in tmp_path.iterdir()] == [ckpt.FILENAME]
+    saved = ckpt.load(path)
+    assert saved.state == {"rng": {"x": 2 ** 100}, "n": 3}
+    assert saved.blobs["surrogate"] == b"\x00\x01bytes"
+    assert np.array_equal(saved.arrays["evaluations"]["decks"], np.ones((3, 180)))
+
+
+def test_corrupt_and_foreign_files_are_named(tmp_path):
+    truncated = tmp_path / "truncated.h5"
+    _save(truncated)
+    truncated.write_bytes(truncated.read_bytes()[:300])
+    with pytest.raises(CheckpointError, match="truncated.h5 is corrupt or unreadable"):
+        ckpt.load(truncated)
+    foreign = tmp_path / "foreign.h5"
+    with h5py.File(foreign, "w") as f:
+        f["x"] = [1, 2]
+    with pytest.raises(CheckpointError, match="foreign.h5 is not a DSA-ME checkpoint"):
+        ckpt.load(foreign)
+    with pytest.raises(CheckpointError, match="no checkpoint at"):
+        ckpt.load(tmp_path / "absent.h5")
+
+
+def _cfg(*overrides):
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+        return compose("config", overrides=list(overrides))
+
+
+def test_defaults_are_the_papers():
+    cfg = validate(_cfg())
+    a = cfg.algorithm
+    assert (a.name, a.budget, a.initial, a.inner.iterations, a.inner.batch_size) == ("dsa_me", 10000, 100, 100000, 10)
+    assert (cfg.opponents.games, cfg.strategy.player, cfg.surrogate.lr, cfg.surrogate.batch_size,
+            cfg.surrogate.epochs, list(cfg.surrogate.hidden)) == (200, "beam", 0.01, 64, 20, [128, 32, 16])
+    assert list(cfg.archive.dims) == [40, 40]
+
+
+@pytest.mark.parametrize("algorithm, expect", [
+    ("map_elites", {"kind": "map_elites"}), ("random_search", {"kind": "random_search"}),
+    ("lsa_me", {"model": "linear"}), ("dsa_me_ad", {"targets": 12}),
+    ("dsa_me_no_reset", {"reset": False}),
+    ("offline_dsa_me_ad", {"targets": 12, "train_online": False}),
+])
+def test_each_algorithm_is_one_config(algorithm, expect):
+    extra = ["algorithm.offline.path=x.h5"] if algorithm.startswith("offline") else []
+    cfg = validate(_cfg(f"algorithm={algorithm}", *extra))
+    for key, value in expect.items():
+        assert cfg.algorithm[key] == value
+
+
+@pytest.mark.parametrize("override, message", [
+    ("+algorithm.colour=red", "algorithm.colour"),
+    ("algorithm.targets=7", "algorithm.targets=7 is not one of 3, 12"),
+    ("strategy.player=greedy", "strategy.player='greedy'"),
+    ("algorithm.budget=many", "algorithm.budget"),
+    ("algorithm=offline_dsa_me", "needs algorithm.offline.path"),
+])
+def test_bad_values_name_the_key(override, message):
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
+        validate(_cfg(override))
+
+
+def test_identity_ignores_how_the_run_is_spread():
+    base = identity_hash(validate(_cfg()))
+    assert identity_hash(validate(_cfg("cluster.n_workers=7", "cluster.games_per_task=5", "progress=false"))) == base
+    assert identity_hash(validate(_cfg("seed=1"))) != base
