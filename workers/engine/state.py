@@ -7,6 +7,8 @@ deathrattles and re-applies auras until nothing changes.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from .actions import ATTACK, END, END_TURN, HERO_POWER, PLAY, Action
 from .cardspec import CardDef, TargetSpec
 from .entities import Card, Hero, Minion, Player, Weapon
@@ -16,6 +18,7 @@ from ..errors import IllegalActionError
 MAX_HAND, MAX_BOARD, MAX_MANA, MAX_SECRETS = 10, 7, 10, 5
 TURN_LIMIT = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
 NO_TARGET = -1
+_as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
 
 
 class GameState:
@@ -195,53 +198,20 @@ class GameState:
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to act, END first, in a fixed order."""
+        return list(map(_as_action, self.legal_moves()))
+
+    def legal_moves(self) -> list[tuple]:
+        """`legal_actions()` as plain (kind, index, target, position) tuples, in the same order.
+        Building a NamedTuple costs several times a plain tuple, and the random player builds
+        every legal action to use one; `apply` takes either form."""
         if self.done:
             return []
-        p = self.players[self.current]
         pi = self.current
-        actions = [END]
-        seen_cards = set()
-        modifiers = self.cost_modifiers()
-        for i, card in enumerate(p.hand):
-            cdef = card.cdef
-            key = (cdef.id, card.cost_mod)
-            if key in seen_cards:
-                continue  # an identical card earlier in hand gives the same plays
-            seen_cards.add(key)
-            if self.cost_of(pi, card, modifiers) > p.mana:
-                continue
-            script = cdef.script
-            if script.requires is not None and not script.requires(self, pi):
-                continue
-            spec = self._play_spec(p, cdef)
-            if cdef.type == "MINION":
-                if len(p.board) >= MAX_BOARD:
-                    continue
-                targets = self.targets_for(pi, spec, False) if spec else []
-                positions = range(len(p.board) + 1) if self._position_matters(p, cdef) else (len(p.board),)
-                for pos in positions:
-                    if targets:
-                        for t in targets:
-                            actions.append(Action(PLAY, i, t.uid, pos))
-                    else:
-                        actions.append(Action(PLAY, i, NO_TARGET, pos))
-            elif cdef.type == "SPELL":
-                if cdef.is_secret and (len(p.secrets) >= MAX_SECRETS or
-                                       any(s.cdef.id == cdef.id for s in p.secrets)):
-                    continue
-                if spec is not None:
-                    for t in self.targets_for(pi, spec, True):
-                        actions.append(Action(PLAY, i, t.uid))
-                else:
-                    actions.append(Action(PLAY, i))
-            else:  # weapon
-                if spec is not None:
-                    targets = self.targets_for(pi, spec, False)
-                    if targets:
-                        for t in targets:
-                            actions.append(Action(PLAY, i, t.uid))
-                        continue
-                actions.append(Action(PLAY, i))
+        p = self.players[pi]
+        moves = [END]
+        if p.hand:
+            self._card_moves(pi, p, moves)
         hero = p.hero
         power = hero.power
         if hero.power_uses == 0 and power.cost <= p.mana:
@@ -249,18 +219,74 @@ class GameState:
             if script.requires is None or script.requires(self, pi):
                 if script.target is not None:
                     for t in self.targets_for(pi, script.target, False, by_power=True):
-                        actions.append(Action(HERO_POWER, -1, t.uid))
+                        moves.append((HERO_POWER, -1, t.uid, -1))
                 else:
-                    actions.append(Action(HERO_POWER))
-        attackers = [m for m in p.board if m.can_attack()]
+                    moves.append((HERO_POWER, -1, -1, -1))
+        attackers = [m.uid for m in p.board if m.can_attack()]
         if self.hero_can_attack(p):
-            attackers.append(hero)
+            attackers.append(hero.uid)
         if attackers:
-            defenders = self.defenders(1 - pi)
+            defenders = [d.uid for d in self.defenders(1 - pi)]
             for a in attackers:
                 for d in defenders:
-                    actions.append(Action(ATTACK, a.uid, d.uid))
-        return actions
+                    moves.append((ATTACK, a, d, -1))
+        return moves
+
+    def _card_moves(self, pi: int, p: Player, moves: list) -> None:
+        """Append the plays of the cards in hand to `moves`."""
+        mana = p.mana
+        board = p.board
+        board_full = len(board) >= MAX_BOARD
+        seen_cards = set()
+        modifiers = self.cost_modifiers()
+        for i, card in enumerate(p.hand):
+            cdef = card.cdef
+            key = (cdef.id, card.cost_mod) if card.cost_mod else cdef.id
+            if key in seen_cards:
+                continue  # an identical card earlier in hand gives the same plays
+            seen_cards.add(key)
+            script = cdef.script
+            ctype = cdef.type
+            # Fast path of cost_of for the usual card: no own cost rule, no auras, not a spell.
+            if script.cost is None and not modifiers and ctype != "SPELL":
+                if cdef.cost + card.cost_mod > mana:
+                    continue
+            elif self.cost_of(pi, card, modifiers) > mana:
+                continue
+            if script.requires is not None and not script.requires(self, pi):
+                continue
+            spec = self._play_spec(p, cdef)
+            if ctype == "MINION":
+                if board_full:
+                    continue
+                targets = self.targets_for(pi, spec, False) if spec else ()
+                if self._position_matters(p, cdef):
+                    positions = range(len(board) + 1)
+                else:
+                    positions = (len(board),)
+                for pos in positions:
+                    if targets:
+                        for t in targets:
+                            moves.append((PLAY, i, t.uid, pos))
+                    else:
+                        moves.append((PLAY, i, NO_TARGET, pos))
+            elif ctype == "SPELL":
+                if cdef.is_secret and (len(p.secrets) >= MAX_SECRETS or
+                                       any(s.cdef.id == cdef.id for s in p.secrets)):
+                    continue
+                if spec is not None:
+                    for t in self.targets_for(pi, spec, True):
+                        moves.append((PLAY, i, t.uid, -1))
+                else:
+                    moves.append((PLAY, i, -1, -1))
+            else:  # weapon
+                if spec is not None:
+                    targets = self.targets_for(pi, spec, False)
+                    if targets:
+                        for t in targets:
+                            moves.append((PLAY, i, t.uid, -1))
+                        continue
+                moves.append((PLAY, i, -1, -1))
 
     def hero_atk(self, p: Player) -> int:
         value = p.hero.turn_atk
@@ -286,18 +312,18 @@ class GameState:
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: Action, check: bool = True) -> None:
         """Play one action. With `check`, an action not in `legal_actions()` raises."""
-        if check and action not in self.legal_actions():
+        if check and action not in self.legal_moves():
             raise IllegalActionError(f"illegal action {action!r} for player {self.current}")
-        kind = action.kind
+        kind, index, target, position = action
         if kind == END_TURN:
             self.end_turn()
             return
         if kind == PLAY:
-            self.play_card(action.index, action.target, action.position)
+            self.play_card(index, target, position)
         elif kind == ATTACK:
-            self.attack(self.entity(action.index), self.entity(action.target))
+            self.attack(self.entity(index), self.entity(target))
         elif kind == HERO_POWER:
-            self.use_hero_power(action.target)
+            self.use_hero_power(target)
         self.resolve()
 
     def play_card(self, hand_index: int, target_uid: int, position: int) -> None:
