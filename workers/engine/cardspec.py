@@ -73,6 +73,16 @@ class Script:
 
 EMPTY_SCRIPT = Script()
 SCRIPTS: dict[str, Script] = {}
+# Every event some trigger or secret listens to; GameState.fire returns at once for the others
+# (draws, after-attacks). Kept by the decorators and recomputed by build_library; mutated in place.
+HEARD_EVENTS: set[str] = set()
+
+
+def _note_heard_events() -> None:
+    for script in SCRIPTS.values():
+        HEARD_EVENTS.update(script.triggers)
+        if script.secret is not None:
+            HEARD_EVENTS.add(script.secret[0])
 
 
 def script_for(card_id: str) -> Script:
@@ -125,6 +135,7 @@ def trigger(card_id: str, event: str):
     def register(fn):
         script = script_for(card_id)
         script.triggers[event] = script.triggers.get(event, ()) + (fn,)
+        HEARD_EVENTS.add(event)
         return fn
     return register
 
@@ -132,6 +143,7 @@ def trigger(card_id: str, event: str):
 def secret(card_id: str, event: str):
     def register(fn):
         script_for(card_id).secret = (event, fn)
+        HEARD_EVENTS.add(event)
         return fn
     return register
 
@@ -158,6 +170,15 @@ class CardDef:
     script: Script
     implemented: bool
 
+    def __post_init__(self):
+        # Script facts the engine reads for every minion after every action, kept here to save
+        # lookups. Scripts are all registered before a library is built (build_library imports
+        # them first); `triggers` is the script's own dict, so later trigger registrations show.
+        script = self.script
+        object.__setattr__(self, "triggers", script.triggers)
+        object.__setattr__(self, "has_aura", script.aura is not None or script.enrage is not None)
+        object.__setattr__(self, "cost_aura", script.cost_aura)
+
     @property
     def is_minion(self) -> bool:
         return self.type == "MINION"
@@ -178,6 +199,7 @@ def build_library(cards: dict[str, CardData], overrides: dict | None = None) -> 
     """CardDefs for every card; `overrides` maps id -> {cost, atk, health} (stats only)."""
     from . import cards as _card_scripts  # noqa: F401  (registers every script)
 
+    _note_heard_events()
     overrides = overrides or {}
     library = {}
     for card_id, data in cards.items():

@@ -105,11 +105,14 @@ class Minion:
         return self.windfury or self.aura_windfury
 
     def can_attack(self) -> bool:
-        if self.frozen or self.cant_attack or self.atk <= 0:
+        # Cheapest and most often decisive tests first: most minions have attacked or are sick.
+        if self.attacks and (self.attacks >= 2 or not (self.windfury or self.aura_windfury)):
             return False
         if self.sick and not (self.charge or self.aura_charge):
             return False
-        return self.attacks < (2 if self.windfury or self.aura_windfury else 1)
+        if self.frozen or self.cant_attack:
+            return False
+        return self.base_atk + self.atk_bonus + self.turn_atk + self.aura_atk > 0  # atk > 0
 
     def __repr__(self) -> str:
         return f"{self.cdef.name}#{self.uid}({self.atk}/{self.health})"

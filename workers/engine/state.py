@@ -8,9 +8,10 @@ deathrattles and re-applies auras until nothing changes.
 from __future__ import annotations
 
 from functools import partial
+from operator import attrgetter, itemgetter
 
 from .actions import ATTACK, END, END_TURN, HERO_POWER, PLAY, Action
-from .cardspec import CardDef, TargetSpec
+from .cardspec import HEARD_EVENTS, CardDef, TargetSpec
 from .entities import Card, Hero, Minion, Player, Weapon
 from .rng import GOLDEN, MASK64, mix
 from ..errors import IllegalActionError
@@ -19,11 +20,13 @@ MAX_HAND, MAX_BOARD, MAX_MANA, MAX_SECRETS = 10, 7, 10, 5
 TURN_LIMIT = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
 NO_TARGET = -1
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
+_first = itemgetter(0)
+_order = attrgetter("order")
 
 
 class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
-                 "random_events", "library")
+                 "random_events", "library", "auras_live")
 
     # ------------------------------------------------------------------ copying and identity
     def copy(self) -> "GameState":
@@ -38,6 +41,7 @@ class GameState:
         new.done = self.done
         new.random_events = self.random_events
         new.library = self.library
+        new.auras_live = self.auras_live  # some aura field may be non-zero (see refresh_auras)
         return new
 
     def state_hash(self) -> int:
@@ -138,8 +142,12 @@ class GameState:
 
     # ------------------------------------------------------------------ costs
     def cost_modifiers(self) -> list[Minion]:
-        return [m for p in self.players for m in p.board
-                if m.cdef.script.cost_aura is not None and not m.silenced]
+        out = []
+        for p in self.players:
+            for m in p.board:
+                if m.cdef.cost_aura is not None and not m.silenced:
+                    out.append(m)
+        return out
 
     def cost_of(self, owner: int, card: Card, modifiers: list | None = None) -> int:
         """What `card` costs `owner` now; `modifiers` (from cost_modifiers) saves a board scan."""
@@ -237,6 +245,8 @@ class GameState:
         mana = p.mana
         board = p.board
         board_full = len(board) >= MAX_BOARD
+        combo_active = p.cards_played > 0
+        positional_board = None  # whether a minion in play makes positions matter; found on need
         seen_cards = set()
         modifiers = self.cost_modifiers()
         for i, card in enumerate(p.hand):
@@ -247,23 +257,32 @@ class GameState:
             seen_cards.add(key)
             script = cdef.script
             ctype = cdef.type
-            # Fast path of cost_of for the usual card: no own cost rule, no auras, not a spell.
-            if script.cost is None and not modifiers and ctype != "SPELL":
-                if cdef.cost + card.cost_mod > mana:
-                    continue
-            elif self.cost_of(pi, card, modifiers) > mana:
+            if script.cost is None and not modifiers:
+                # cost_of without its rarely needed parts (the printed cost cannot be negative)
+                cost = cdef.cost + card.cost_mod
+                if ctype == "SPELL":
+                    cost = 0 if p.free_spells_turns else cost - p.spell_discount
+            else:
+                cost = self.cost_of(pi, card, modifiers)
+            if cost > mana:
                 continue
             if script.requires is not None and not script.requires(self, pi):
                 continue
-            spec = self._play_spec(p, cdef)
+            # _play_spec, inline
+            if combo_active and script.combo is not None:
+                spec = script.combo_target
+            else:
+                spec = script.target
             if ctype == "MINION":
                 if board_full:
                     continue
                 targets = self.targets_for(pi, spec, False) if spec else ()
-                if self._position_matters(p, cdef):
+                if script.positional:
                     positions = range(len(board) + 1)
                 else:
-                    positions = (len(board),)
+                    if positional_board is None:
+                        positional_board = self._position_matters(p, cdef)
+                    positions = range(len(board) + 1) if positional_board else (len(board),)
                 for pos in positions:
                     if targets:
                         for t in targets:
@@ -271,8 +290,8 @@ class GameState:
                     else:
                         moves.append((PLAY, i, NO_TARGET, pos))
             elif ctype == "SPELL":
-                if cdef.is_secret and (len(p.secrets) >= MAX_SECRETS or
-                                       any(s.cdef.id == cdef.id for s in p.secrets)):
+                if "SECRET" in cdef.keywords and (len(p.secrets) >= MAX_SECRETS or
+                                                  any(s.cdef.id == cdef.id for s in p.secrets)):
                     continue
                 if spec is not None:
                     for t in self.targets_for(pi, spec, True):
@@ -381,8 +400,8 @@ class GameState:
     def attack(self, attacker, defender) -> None:
         pi = self.current
         p = self.players[pi]
-        self.fire("attack", attacker, defender)
-        self.resolve()
+        if self.fire("attack", attacker, defender):
+            self.resolve()  # (actions start from a resolved state: with no hook run, a no-op)
         if self.done or not self.alive(attacker) or not self.alive(defender):
             if isinstance(attacker, Hero) or attacker in p.board:
                 attacker.attacks += 1
@@ -584,62 +603,79 @@ class GameState:
         p.mana = min(MAX_MANA, p.mana + amount)
 
     # ------------------------------------------------------------------ triggers
-    def fire(self, event: str, *args) -> None:
-        """Run every hook listening to `event`, in play order. Events and their args:
+    def fire(self, event: str, *args) -> bool:
+        """Run every hook listening to `event`, in play order; False when none ran (so nothing
+        changed). Events and their args:
         play_card/cast_spell/after_spell/secret_played/draw (player, card); summon (minion);
         death (minion, position); damage (character, amount, source); heal (character, amount);
         attack/after_attack (attacker, defender); turn_start/turn_end (player)."""
-        listeners = []
+        if event not in HEARD_EVENTS:
+            return False  # no card listens to it
+        listeners = None  # most events have no listener here: no list, no sort
         for p in self.players:
             for m in p.board:
-                script = m.cdef.script
-                if script.triggers and event in script.triggers and not m.silenced \
-                        and not m.destroyed:
-                    listeners.append((m.order, m.owner, m, script.triggers[event]))
+                triggers = m.cdef.triggers
+                if event in triggers and not m.silenced and not m.destroyed:
+                    if listeners is None:
+                        listeners = []
+                    listeners.append((m.order, m.owner, m, triggers[event]))
             w = p.weapon
-            if w is not None and w.cdef.script.triggers and event in w.cdef.script.triggers:
-                listeners.append((0, p.index, w, w.cdef.script.triggers[event]))
-        if listeners:
+            if w is not None:
+                triggers = w.cdef.triggers
+                if event in triggers:
+                    if listeners is None:
+                        listeners = []
+                    listeners.append((0, p.index, w, triggers[event]))
+        if listeners is not None:
             if len(listeners) > 1:
-                listeners.sort(key=lambda item: item[0])
+                listeners.sort(key=_first)
             for _, owner, me, hooks in listeners:
                 for hook in hooks:
                     hook(self, owner, me, *args)
+        ran = listeners is not None
         # Secrets only trigger on their owner's opponent's turn.
         waiting = self.players[1 - self.current].secrets
         if waiting:
             for card in list(waiting):
                 spec = card.cdef.script.secret
                 if spec is not None and spec[0] == event and card in waiting:
+                    ran = True
                     if spec[1](self, 1 - self.current, card, *args):
                         waiting.remove(card)
                         self.fire("secret_revealed", 1 - self.current, card)
+        return ran
 
     # ------------------------------------------------------------------ auras and deaths
     def refresh_auras(self) -> None:
         """Recompute every aura and enrage effect from scratch (cheap when there are none)."""
         sources = []
-        stale = False
+        for p in self.players:
+            for m in p.board:
+                if m.cdef.has_aura and not m.silenced and self._aura_active(m):
+                    sources.append(m)
+        # With no source now and none applied last time, every aura field is already zero.
+        if sources or self.auras_live:
+            self._apply_auras(sources)
+
+    @staticmethod
+    def _aura_active(m: Minion) -> bool:
+        """Whether a minion with an aura or enrage has an effect now (an undamaged enrage
+        minion has none, so it need not force a recompute)."""
+        script = m.cdef.script
+        return script.aura is not None or m.damage > 0
+
+    def _apply_auras(self, sources: list) -> None:
+        old_health = []
         for p in self.players:
             if p.weapon is not None:
                 p.weapon.aura_atk = 0
-            for m in p.board:
-                if m.aura_atk or m.aura_health or m.aura_charge or m.aura_windfury:
-                    stale = True
-                script = m.cdef.script
-                if (script.aura is not None or script.enrage is not None) and not m.silenced:
-                    sources.append(m)
-        if not sources and not stale:
-            return
-        old_health = []
-        for p in self.players:
             for m in p.board:
                 if m.aura_health:
                     old_health.append((m, m.aura_health))
                 m.aura_atk = m.aura_health = 0
                 m.aura_charge = m.aura_windfury = False
         if len(sources) > 1:
-            sources.sort(key=lambda m: m.order)
+            sources.sort(key=_order)
         for m in sources:
             script = m.cdef.script
             if script.aura is not None:
@@ -649,19 +685,49 @@ class GameState:
         for m, old in old_health:
             if m.aura_health < old:  # a lost health aura takes its health, not damage, away
                 m.damage = max(0, m.damage - (old - m.aura_health))
+        self.auras_live = bool(sources)
+
+    def _refresh_and_find_dead(self) -> list | None:
+        """refresh_auras(), destroy broken weapons, then return the minions to remove (None for
+        none). Usually there are no auras and no broken weapons: then one board pass does all."""
+        players = self.players
+        sources = []
+        dead = None
+        for p in players:
+            for m in p.board:
+                if m.cdef.has_aura and not m.silenced and self._aura_active(m):
+                    sources.append(m)
+                # m.health <= 0, without the property call
+                if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                    if dead is None:
+                        dead = []
+                    dead.append(m)
+        stale = False
+        if sources or self.auras_live:
+            self._apply_auras(sources)
+            stale = True  # auras change health
+        for p in players:
+            if p.weapon is not None and p.weapon.durability <= 0:
+                self.destroy_weapon(p.index)
+                stale = True  # its deathrattle may change the boards
+        if stale:
+            dead = None
+            for p in players:
+                for m in p.board:
+                    if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                        if dead is None:
+                            dead = []
+                        dead.append(m)
+        return dead
 
     def resolve(self) -> None:
         """Process deaths (deathrattles and death triggers in play order) until none are left,
         then check whether the game is over."""
         while True:
-            self.refresh_auras()
-            for p in self.players:
-                if p.weapon is not None and p.weapon.durability <= 0:
-                    self.destroy_weapon(p.index)
-            dead = [m for p in self.players for m in p.board if m.destroyed or m.health <= 0]
-            if not dead:
+            dead = self._refresh_and_find_dead()
+            if dead is None:
                 break
-            dead.sort(key=lambda m: m.order)
+            dead.sort(key=_order)
             positions = {}
             for m in dead:
                 board = self.players[m.owner].board
@@ -711,8 +777,8 @@ class GameState:
     def end_turn(self) -> None:
         pi = self.current
         p = self.players[pi]
-        self.fire("turn_end", pi)
-        self.resolve()
+        if self.fire("turn_end", pi):
+            self.resolve()  # (as in attack: a no-op when no hook ran)
         if self.done:
             return
         for side in self.players:
