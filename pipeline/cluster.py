@@ -27,7 +27,7 @@ def open_cluster(cfg):
     if cfg.kind == "local":
         n = int(cfg.n_workers or default_workers())
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               dashboard_address=cfg.dashboard_address, silence_logs=logging.ERROR)
+                               dashboard_address=cfg.dashboard_address or ":0", silence_logs=logging.ERROR)
         client = Client(cluster)
         close = [client, cluster]
     elif cfg.kind == "slurm":

@@ -15,19 +15,21 @@ from .errors import PipelineError
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 
 
-def run(cfg: DictConfig) -> Path | None:
+def run(cfg: DictConfig, client=None) -> Path | None:
+    """Run (or resume) the configured search; `client`: an existing Dask client to use instead
+    of starting the configured cluster."""
     cfg = validate(cfg)
     from .deck_space import DeckSpace
     space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
                                      cfg.deck_space.deck_size)
     if cfg.deck_file:
-        return evaluate_deck_file(cfg, space)
+        return evaluate_deck_file(cfg, space, client)
     from . import run_dir as rd
     from .search import Search
     run_dir = rd.resolve_run_dir(cfg)
     saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
-    with _cluster_and_client(cfg, space) as evaluator:
+    with _cluster_and_client(cfg, space, client) as evaluator:
         search = Search(cfg, run_dir, space, evaluator, config_yaml)
         if saved is not None:
             search.resume(saved)
@@ -43,13 +45,14 @@ def run(cfg: DictConfig) -> Path | None:
 class _cluster_and_client:
     """Context manager: the Dask cluster of the config and an EvaluationClient on it."""
 
-    def __init__(self, cfg, space):
-        self.cfg, self.space = cfg, space
+    def __init__(self, cfg, space, client=None):
+        self.cfg, self.space, self.client = cfg, space, client
 
     def __enter__(self):
+        import contextlib
         from .cluster import open_cluster
         from .evaluation import EvaluationClient
-        self._ctx = open_cluster(self.cfg.cluster)
+        self._ctx = open_cluster(self.cfg.cluster) if self.client is None else contextlib.nullcontext(self.client)
         client = self._ctx.__enter__()
         try:
             return EvaluationClient(
@@ -66,10 +69,10 @@ class _cluster_and_client:
         return self._ctx.__exit__(*exc)
 
 
-def evaluate_deck_file(cfg, space) -> None:
+def evaluate_deck_file(cfg, space, client=None) -> None:
     deck = space.load_deck_file(cfg.deck_file)
     import numpy as np
-    with _cluster_and_client(cfg, space) as evaluator:
+    with _cluster_and_client(cfg, space, client) as evaluator:
         result = evaluator.evaluate(deck[None, :], np.array([0]))[0]
     from workers.results import TARGET_NAMES
     print(json.dumps({"deck_code": space.deck_code(deck), "cards": space.describe(deck),

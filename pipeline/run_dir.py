@@ -29,11 +29,10 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
     config_path = run_dir / CONFIG_FILE
     if config_path.exists():
         try:
-            theirs = yaml.safe_load(config_path.read_text())
-            theirs = {k: v for k, v in theirs.items() if k in mine or k not in ("cluster", "progress", "run_dir", "report")}
-        except (OSError, yaml.YAMLError, AttributeError) as exc:
+            theirs = identity_from_plain(yaml.safe_load(config_path.read_text()))
+        except (OSError, yaml.YAMLError, ValueError, AttributeError) as exc:
             raise RunDirError(f"{config_path} is unreadable ({exc}); not touching {run_dir}") from None
-        diff = differences(identity_from_plain(theirs), mine)
+        diff = differences(theirs, mine)
         if diff:
             raise RunDirError(f"{run_dir} holds a run of another config ({'; '.join(diff[:3])}"
                               f"{'; ...' if len(diff) > 3 else ''}); choose another run_dir")

@@ -1,0 +1,97 @@
+"""Every algorithm end to end on the built-in engine and a real LocalCluster (driven in
+process with one shared cluster, to keep the suite fast; test_resume_and_errors.py runs the
+command line itself)."""
+import json
+
+import numpy as np
+import pytest
+from distributed import Client, LocalCluster
+
+from pipeline.driver import run
+from pipeline.search import SOURCE_SURROGATE
+
+from .helpers import compose, final_state
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        with Client(cluster) as c:
+            yield c
+
+
+def run_pipeline(*overrides, run_dir, client):
+    run(compose(*overrides, run_dir=run_dir), client=client)
+
+SURROGATE_ALGORITHMS = ["dsa_me", "lsa_me", "dsa_me_ad", "dsa_me_no_reset"]
+OFFLINE_FROM_RANDOM = ["offline_dsa_me", "offline_dsa_me_ad"]
+OFFLINE_FROM_DSA_ME = ["offline_dsa_me_surrogate_model", "offline_dsa_me_elite_data"]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory, client):
+    """A finished random-search run (the offline training file) and a finished DSA-ME run."""
+    root = tmp_path_factory.mktemp("finished")
+    runs = {"random_search": root / "random", "dsa_me": root / "dsa"}
+    for algorithm, run_dir in runs.items():
+        run_pipeline(f"algorithm={algorithm}", run_dir=run_dir, client=client)
+    return runs
+
+
+def _check_outputs(run_dir, budget=60):
+    state = final_state(run_dir)
+    assert len(state["evaluations"]["decks"]) == budget
+    assert len(state["archive"]["index"]) > 0
+    assert (state["evaluations"]["decks"].sum(axis=1) == 30).all()
+    rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert rows[-1]["evaluations"] == budget
+    assert {"qd_score", "coverage", "max_fitness", "max_win_rate"} <= rows[-1].keys()
+    assert rows[-1]["coverage"] == pytest.approx(len(state["archive"]["index"]) / 1600)
+    assert (run_dir / "archive_heatmap.png").read_bytes()[:4] == b"\x89PNG"
+    best = json.loads((run_dir / "best_decks.json").read_text())
+    assert best[0]["objective"] == pytest.approx(state["archive"]["objective"].max())
+    assert best[0]["deck_code"].startswith("AAE")
+    return state
+
+
+@pytest.mark.parametrize("algorithm", ["map_elites", "random_search"])
+def test_real_only_algorithms(tmp_path, client, algorithm):
+    state = _check_outputs(_run(tmp_path, client, algorithm))
+    if algorithm == "random_search":
+        assert (state["evaluations"]["source"] == 0).all()
+    else:
+        assert (state["evaluations"]["source"][20:] == 1).all()
+
+
+@pytest.mark.parametrize("algorithm", SURROGATE_ALGORITHMS)
+def test_surrogate_algorithms(tmp_path, client, algorithm):
+    state = _check_outputs(_run(tmp_path, client, algorithm))
+    assert (state["evaluations"]["source"][20:] == SOURCE_SURROGATE).any()
+    assert state["state"]["outer_iteration"] >= 1
+
+
+@pytest.mark.parametrize("algorithm", OFFLINE_FROM_RANDOM + OFFLINE_FROM_DSA_ME)
+def test_offline_algorithms(tmp_path, client, finished, algorithm):
+    source = finished["random_search" if algorithm in OFFLINE_FROM_RANDOM else "dsa_me"]
+    state = _check_outputs(_run(tmp_path, client, algorithm, f"algorithm.offline.path={source / 'checkpoint.h5'}"))
+    assert (state["evaluations"]["source"][20:] == SOURCE_SURROGATE).any()
+
+
+def test_offline_surrogate_model_is_the_finished_runs_model(tmp_path, client, finished):
+    from pipeline import checkpoint as ckpt
+    from pipeline.surrogate import Surrogate
+    run_dir = _run(tmp_path, client, "offline_dsa_me_surrogate_model",
+                   f"algorithm.offline.path={finished['dsa_me'] / 'checkpoint.h5'}")
+    models = []
+    for path in (finished["dsa_me"] / "checkpoint.h5", run_dir / "checkpoint.h5"):
+        model = Surrogate("mlp", 180, 3, device="cpu")
+        model.load_state_bytes(ckpt.load(path).blobs["surrogate"])
+        models.append(model)
+    x = np.random.default_rng(0).integers(0, 2, (20, 180))
+    assert np.array_equal(models[0].predict(x), models[1].predict(x))
+
+
+def _run(tmp_path, client, algorithm, *extra):
+    run_dir = tmp_path / algorithm
+    run_pipeline(f"algorithm={algorithm}", *extra, run_dir=run_dir, client=client)
+    return run_dir

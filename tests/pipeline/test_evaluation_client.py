@@ -1,0 +1,65 @@
+"""The evaluation client on a real LocalCluster with the built-in engine (random players)."""
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+from distributed import Client, LocalCluster
+
+from pipeline.evaluation import EvaluationClient, evaluation_seed
+from workers.evaluate import evaluate_deck
+
+GAMES = 12
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        with Client(cluster) as c:
+            yield c
+
+
+def _evaluator(client, space, games_per_task):
+    return EvaluationClient(client, space, run_seed=11, games=GAMES, games_per_task=games_per_task,
+                            player="random", strategy="nn", beam_depth=13, beam_width=4)
+
+
+def test_results_match_direct_evaluation_in_submission_order(client, space):
+    decks = space.random_decks(np.random.default_rng(0), 6)
+    ids = np.array([5, 3, 9, 0, 1, 2])
+    results = _evaluator(client, space, games_per_task=5).evaluate(decks, ids)
+    for deck, eid, result in zip(decks, ids, results):
+        direct = evaluate_deck(space.decode(deck), games=GAMES, seed=evaluation_seed(11, eid), player="random")
+        assert result.targets() == direct.targets()
+        assert result.games == GAMES
+
+
+def test_chunking_does_not_change_results(client, space):
+    decks = space.random_decks(np.random.default_rng(1), 3)
+    a = _evaluator(client, space, games_per_task=1).evaluate(decks, np.arange(3))
+    b = _evaluator(client, space, games_per_task=GAMES).evaluate(decks, np.arange(3))
+    assert [r.targets() for r in a] == [r.targets() for r in b]
+
+
+def test_seeds_depend_only_on_run_seed_and_evaluation_id():
+    assert evaluation_seed(1, 2) == evaluation_seed(1, 2)
+    assert len({evaluation_seed(s, e) for s in range(5) for e in range(200)}) == 1000
+
+
+def test_tasks_lost_with_a_killed_worker_run_again(space):
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        with Client(cluster) as c:
+            evaluator = EvaluationClient(c, space, run_seed=3, games=60, games_per_task=2, player="random",
+                                         strategy="nn", beam_depth=13, beam_width=4)
+            decks = space.random_decks(np.random.default_rng(2), 8)
+            pids = list(c.run(os.getpid).values())
+            killer = threading.Timer(0.3, lambda: os.kill(pids[0], 9))
+            killer.start()
+            started = time.time()
+            results = evaluator.evaluate(decks, np.arange(8))
+            killer.join()
+            assert time.time() - started > 0.3, "the evaluation ended before the worker was killed"
+    expected = [evaluate_deck(space.decode(d), games=60, seed=evaluation_seed(3, i), player="random").targets()
+                for i, d in enumerate(decks)]
+    assert [r.targets() for r in results] == expected
