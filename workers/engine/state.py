@@ -169,17 +169,20 @@ class GameState:
         out = []
         sides = (owner, 1 - owner) if spec.side == "any" else (
             (1 - owner,) if spec.side == "enemy" else (owner,))
+        heroes, minions = spec.kind != "minion", spec.kind != "hero"
         for side in sides:
             p = self.players[side]
-            if spec.kind != "minion":
+            if heroes:
                 out.append(p.hero)
-            if spec.kind != "hero":
+            if minions:
+                enemy = side != owner
                 for m in p.board:
-                    if m.health <= 0 or m.destroyed:
+                    # m.health <= 0, without the property call
+                    if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
                         continue
-                    if side != owner and m.stealth:
+                    if enemy and m.stealth:
                         continue
-                    if not m.silenced and (
+                    if (by_spell or by_power) and not m.silenced and (
                             (by_spell and "CANT_BE_TARGETED_BY_SPELLS" in m.cdef.keywords) or
                             (by_power and "CANT_BE_TARGETED_BY_HERO_POWERS" in m.cdef.keywords)):
                         continue
@@ -321,12 +324,22 @@ class GameState:
         return h.attacks < (2 if windfury else 1)
 
     def defenders(self, side: int) -> list:
-        board = self.players[side].board
-        visible = [m for m in board if not m.stealth and m.health > 0 and not m.destroyed]
-        taunts = [m for m in visible if m.taunt]
-        if taunts:
+        p = self.players[side]
+        visible = []
+        taunts = None
+        for m in p.board:
+            # m.health > 0, without the property call
+            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                continue
+            visible.append(m)
+            if m.taunt:
+                if taunts is None:
+                    taunts = []
+                taunts.append(m)
+        if taunts is not None:
             return taunts
-        return visible + [self.players[side].hero]
+        visible.append(p.hero)
+        return visible
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: Action, check: bool = True) -> None:
