@@ -7,6 +7,7 @@ kernel-launch and framework overheads dominate, so it uses a float32 numpy copy 
 from __future__ import annotations
 
 import io
+import os
 from typing import Callable
 
 import numpy as np
@@ -44,6 +45,10 @@ class Surrogate:
         self.kind, self.n_inputs, self.n_targets = kind, n_inputs, n_targets
         self.batch_size, self.epochs, self.val_fraction = batch_size, epochs, val_fraction
         self.device = resolve_device(device)
+        if self.device.type == "cuda":
+            # A resumed run must train exactly as an uninterrupted one: no nondeterministic kernels.
+            os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+            torch.use_deterministic_algorithms(True, warn_only=True)
         with torch.random.fork_rng(devices=[]):  # initial weights from the run seed only
             torch.manual_seed(seed)
             self.model = build_model(kind, n_inputs, n_targets, list(hidden))
