@@ -87,7 +87,6 @@ class SurrogateGrid:
         # Cells in order of first occupation: uniform parent draws in O(1).
         self.occ_list = np.zeros(spec.cells, dtype=np.int64)
         self.n_occ = np.zeros(1, dtype=np.int64)
-        self.dtypes = {"solution": self.solution.dtype}  # what ribs emitters look at
 
     def __len__(self) -> int:
         return int(self.n_occ[0])

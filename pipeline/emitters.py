@@ -4,16 +4,16 @@ from __future__ import annotations
 import numpy as np
 from ribs.emitters import EmitterBase
 
-from .archives import SurrogateGrid, uniform_elites
+from .archives import uniform_elites
 from .deck_space import DeckSpace
 
 
 class DeckMutationEmitter(EmitterBase):
     """Asks for `initial` random decks, then for mutations of uniformly drawn elites.
 
-    Works on a ribs archive (the real search) and on a SurrogateGrid (the inner loop). All
-    randomness comes from `rng`, which the caller checkpoints; `emitted` is the only other
-    state.
+    Used on the real ribs archive (the inner loop runs the same steps compiled, see
+    inner_kernel.py). All randomness comes from `rng`, which the caller checkpoints; `emitted`
+    is the only other state.
     """
 
     def __init__(self, archive, space: DeckSpace, rng: np.random.Generator, batch_size: int,
@@ -32,10 +32,7 @@ class DeckMutationEmitter(EmitterBase):
                 else self.batch_size  # exactly `initial` random decks, then mutations
             decks = self.space.random_decks(self.rng, n)
         else:
-            if isinstance(self.archive, SurrogateGrid):
-                parents = self.archive.sample(self.rng, self.batch_size)
-            else:
-                parents = uniform_elites(self.archive, self.rng, self.batch_size)
+            parents = uniform_elites(self.archive, self.rng, self.batch_size)
             decks = self.space.mutate(self.rng, parents)
         self.emitted += len(decks)
         return decks

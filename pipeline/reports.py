@@ -7,13 +7,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays
+from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays, ccdf
 from .deck_space import DeckSpace
 
 METRICS_FILE = "metrics.jsonl"
 HEATMAP_FILE = "archive_heatmap.png"
 BEST_DECKS_FILE = "best_decks.md"
 BEST_DECKS_JSON = "best_decks.json"
+CCDF_FILE = "ccdf.csv"
 
 
 def _replace(path: Path, write) -> None:
@@ -83,3 +84,10 @@ def write_best_decks(run_dir: Path, archive, space: DeckSpace, n: int) -> None:
                   "", f"Deck code: `{d['deck_code']}`", "", *[f"- {c}" for c in d["cards"]], ""]
     _replace(Path(run_dir) / BEST_DECKS_FILE, lambda tmp: Path(tmp).write_text("\n".join(lines)))
     _replace(Path(run_dir) / BEST_DECKS_JSON, lambda tmp: Path(tmp).write_text(json.dumps(decks, indent=1)))
+
+
+def write_ccdf(run_dir: Path, archive, spec: GridSpec) -> None:
+    """The paper's CCDF: % of all cells whose elite has f > t, t = -30 ... 30."""
+    thresholds, share = ccdf(archive, spec)
+    text = "threshold,percent_of_cells\n" + "".join(f"{t},{p:.4f}\n" for t, p in zip(thresholds, share))
+    _replace(Path(run_dir) / CCDF_FILE, lambda tmp: Path(tmp).write_text(text))

@@ -37,6 +37,8 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
             raise RunDirError(f"{run_dir} holds a run of another config ({'; '.join(diff[:3])}"
                               f"{'; ...' if len(diff) > 3 else ''}); choose another run_dir")
     path = run_dir / ckpt.FILENAME
+    if run_dir.is_dir() and any(run_dir.iterdir()) and not config_path.exists() and not path.exists():
+        raise RunDirError(f"run directory {run_dir} is not empty and holds no run; choose another run_dir")
     if path.exists():
         saved = ckpt.load(path)
         if saved.identity != identity_hash(cfg):

@@ -63,7 +63,7 @@ class Search:
         restore_archive(self.archive, saved.arrays["real_archive"])
         if self.surrogate is not None:
             self.surrogate.load_state_bytes(saved.blobs["surrogate"])
-        if "surrogate_archive" in saved.arrays and not self.algo.reset:
+        if "surrogate_archive" in saved.arrays:
             self.grid = self._new_grid()
             self.grid.load_state(saved.arrays["surrogate_archive"])
 
@@ -134,8 +134,7 @@ class Search:
                            int(inner.iterations), int(inner.batch_size), int(inner.initial), progress=bar)
         log["inner_loop_s"] = time.perf_counter() - start
         log["surrogate_elites"] = len(grid)
-        if not self.algo.reset:
-            self.grid = grid
+        self.grid = grid  # checkpointed; reused next iteration only without resetting
         decks = self._select_for_evaluation(grid)
         source = SOURCE_SURROGATE
         if not len(decks):  # everything the surrogate proposes was evaluated already
@@ -203,6 +202,7 @@ class Search:
             reports.write_heatmap(self.run_dir, self.archive, self.spec,
                                   f"{self.algo.name}: {self.evaluations} evaluations")
             reports.write_best_decks(self.run_dir, self.archive, self.space, int(self.cfg.report.best_decks))
+            reports.write_ccdf(self.run_dir, self.archive, self.spec)
 
     # --- helpers -------------------------------------------------------------------------
     def _new_grid(self) -> SurrogateGrid:

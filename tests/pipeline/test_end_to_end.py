@@ -51,6 +51,8 @@ def _check_outputs(run_dir, budget=60):
     best = json.loads((run_dir / "best_decks.json").read_text())
     assert best[0]["objective"] == pytest.approx(state["archive"]["objective"].max())
     assert best[0]["deck_code"].startswith("AAE")
+    ccdf = (run_dir / "ccdf.csv").read_text().splitlines()
+    assert len(ccdf) == 62 and ccdf[1].startswith("-30,")
     return state
 
 

@@ -120,3 +120,9 @@ def test_an_offline_source_that_is_not_a_checkpoint(tmp_path):
     _fails("algorithm=offline_dsa_me", f"algorithm.offline.path={foreign}", run_dir=tmp_path / "run",
            message="foreign.h5 is not a DSA-ME checkpoint")
     assert not (tmp_path / "run").exists()
+
+
+def test_a_non_empty_directory_that_holds_no_run(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    _fails(run_dir=tmp_path, message="is not empty and holds no run")
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
