@@ -28,15 +28,17 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     from .search import Search
     run_dir = rd.resolve_run_dir(cfg)
     saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written
-    config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
-    with _cluster_and_client(cfg, space, client) as evaluator:
-        search = Search(cfg, run_dir, space, evaluator, config_yaml)
-        if saved is not None:
-            search.resume(saved)
-            print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
-        else:
-            search.prepare_offline_surrogate()  # reads its file before the run dir is created
+    search = Search(cfg, run_dir, space, None, OmegaConf.to_yaml(cfg, resolve=True))
+    if saved is not None:
+        search.resume(saved)
+    else:
+        search.prepare_offline_surrogate()  # reads its file before the run dir is created
+    with rd.locked(run_dir), _cluster_and_client(cfg, space, client) as evaluator:
+        if saved is None:
             rd.write_config(run_dir, cfg)
+        else:
+            print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
+        search.evaluator = evaluator
         search.run()
     print(f"run finished: {run_dir}", file=sys.stderr)
     return run_dir

@@ -1,6 +1,9 @@
 """The run directory: its default name from the config, and the guard against mixing configs."""
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 from pathlib import Path
 
 import yaml
@@ -37,7 +40,8 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
             raise RunDirError(f"{run_dir} holds a run of another config ({'; '.join(diff[:3])}"
                               f"{'; ...' if len(diff) > 3 else ''}); choose another run_dir")
     path = run_dir / ckpt.FILENAME
-    if run_dir.is_dir() and any(run_dir.iterdir()) and not config_path.exists() and not path.exists():
+    if run_dir.is_dir() and any(p.name != ".lock" for p in run_dir.iterdir()) \
+            and not config_path.exists() and not path.exists():
         raise RunDirError(f"run directory {run_dir} is not empty and holds no run; choose another run_dir")
     if path.exists():
         saved = ckpt.load(path)
@@ -56,3 +60,22 @@ def write_config(run_dir: Path, cfg) -> None:
     path = run_dir / CONFIG_FILE
     if not path.exists():
         path.write_text(OmegaConf.to_yaml(cfg, resolve=True))
+
+
+@contextlib.contextmanager
+def locked(run_dir: Path):
+    """Hold the run directory for this process: a second run on it stops with an error
+    instead of interleaving checkpoints. Temporary files of a killed writer are removed."""
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(run_dir / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunDirError(f"run directory {run_dir} is in use by another running process") from None
+        for stale in run_dir.glob(".*.tmp-*"):
+            stale.unlink(missing_ok=True)
+        yield run_dir
+    finally:
+        os.close(fd)

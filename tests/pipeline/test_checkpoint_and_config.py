@@ -85,3 +85,11 @@ def test_identity_ignores_how_the_run_is_spread():
     base = identity_hash(validate(_cfg()))
     assert identity_hash(validate(_cfg("cluster.n_workers=7", "cluster.games_per_task=5", "progress=false"))) == base
     assert identity_hash(validate(_cfg("seed=1"))) != base
+
+
+def test_the_slurm_cluster_config_makes_a_job_script():
+    from dask_jobqueue import SLURMCluster
+    cfg = validate(_cfg("cluster=slurm"))
+    with SLURMCluster(**dict(cfg.cluster.slurm)) as cluster:
+        script = cluster.job_script()
+    assert "#SBATCH -t 12:00:00" in script and "--nworkers 20" in script and "--nthreads 1" in script

@@ -97,3 +97,10 @@ def _run(tmp_path, client, algorithm, *extra):
     run_dir = tmp_path / algorithm
     run_pipeline(f"algorithm={algorithm}", *extra, run_dir=run_dir, client=client)
     return run_dir
+
+
+def test_surrogate_test_mse_on_another_runs_data(finished):
+    from pipeline.analysis import surrogate_test_mse
+    mse = surrogate_test_mse(finished["dsa_me"] / "checkpoint.h5", finished["random_search"] / "checkpoint.h5")
+    assert list(mse) == ["health_difference", "turns", "hand_size"]
+    assert all(np.isfinite(v) and v >= 0 for v in mse.values())

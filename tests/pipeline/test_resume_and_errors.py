@@ -126,3 +126,15 @@ def test_a_non_empty_directory_that_holds_no_run(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     _fails(run_dir=tmp_path, message="is not empty and holds no run")
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_a_run_dir_in_use_by_another_process(tmp_path):
+    run_dir = tmp_path / "busy"
+    long_run = ["algorithm=dsa_me", "algorithm.budget=100000", "algorithm.inner.iterations=100"]
+    proc = start_pipeline(*long_run, run_dir=run_dir)
+    try:
+        assert wait_for(lambda: (run_dir / "config.yaml").exists())
+        _fails(*long_run, run_dir=run_dir, message="in use by another running process")
+        assert proc.poll() is None
+    finally:
+        kill_group(proc)
