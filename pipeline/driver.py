@@ -41,7 +41,22 @@ def run(cfg: DictConfig, client=None) -> Path | None:
         search.evaluator = evaluator
         search.run()
     print(f"run finished: {run_dir}", file=sys.stderr)
+    print(summary(search))
     return run_dir
+
+
+def summary(search) -> str:
+    """The final numbers and the best deck, for the terminal."""
+    from .archives import qd_metrics
+    from .reports import best_decks
+    m = qd_metrics(search.archive, search.spec)
+    lines = [f"{search.algo.name}: {search.evaluations} evaluations, QD-score {m['qd_score']:.2f}, "
+             f"coverage {m['coverage']:.2%}, max fitness {m['max_fitness']:.2f}, "
+             f"max win rate {m['max_win_rate']:.1%}; files in {search.run_dir}"]
+    best = best_decks(search.archive, search.space, 1)
+    if best:
+        lines.append(f"best deck ({best[0]['objective']:+.2f} health difference): {best[0]['deck_code']}")
+    return "\n".join(lines)
 
 
 class _cluster_and_client:

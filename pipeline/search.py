@@ -15,7 +15,7 @@ from .archives import GridSpec, SurrogateGrid, archive_arrays, make_archive, qd_
 from .config import identity_hash
 from .deck_space import DeckSpace
 from .emitters import DeckMutationEmitter
-from .errors import CheckpointError, ConfigError
+from .errors import CheckpointError
 from .inner_loop import run_inner_loop
 from .surrogate import Surrogate
 

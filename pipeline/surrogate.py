@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Callable
 
 import numpy as np
 import torch

@@ -108,3 +108,12 @@ def test_deck_files_in_three_forms(space, tmp_path):
     (tmp_path / "bad.txt").write_text("\n".join(ids[:20]))
     with pytest.raises(DeckError, match="bad.txt: a deck must have 30 cards"):
         space.load_deck_file(tmp_path / "bad.txt")
+
+
+@pytest.mark.parametrize("overrides", [False, True])
+def test_deck_statistics_agree_with_the_engine(overrides):
+    from pipeline.deck_space import DeckSpace
+    from workers.evaluate import deck_stats
+    space = DeckSpace.from_pool_file(use_stat_overrides=overrides)
+    for deck in space.random_decks(np.random.default_rng(6), 50):
+        assert space.deck_statistics(deck) == pytest.approx(deck_stats(space.decode(deck), space.stat_overrides))
