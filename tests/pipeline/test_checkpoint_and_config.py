@@ -93,3 +93,10 @@ def test_the_slurm_cluster_config_makes_a_job_script():
     with SLURMCluster(**dict(cfg.cluster.slurm)) as cluster:
         script = cluster.job_script()
     assert "#SBATCH -t 12:00:00" in script and "--nworkers 20" in script and "--nthreads 1" in script
+
+
+def test_presets():
+    smoke, paper = validate(_cfg("experiment=smoke")), validate(_cfg("experiment=paper"))
+    assert smoke.strategy.player == "random" and smoke.algorithm.budget < 1000
+    assert paper.strategy.player == "beam" and paper.algorithm.budget == 10000
+    assert paper.opponents.games == 200 and paper.algorithm.inner.iterations == 100000
