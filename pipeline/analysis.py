@@ -2,6 +2,10 @@
 
 mse: the test error per target of one run's final surrogate on the real evaluations of
 another run (the paper's check of how well a surrogate generalises).
+transfer: evaluate the elites of a run's last surrogate archive for real, place them in a new
+archive and report the share retained as elites, the share landing in their predicted cell, and
+the mean Manhattan distance between predicted and real cells (`python -m pipeline.analysis
+transfer RUN/checkpoint.h5`; uses the run's game settings on a LocalCluster).
 """
 from __future__ import annotations
 
@@ -40,18 +44,68 @@ def surrogate_test_mse(model_path: Path, data_path: Path) -> dict[str, float]:
     return {name: float(e) for name, e in zip(TARGET_NAMES, err)}
 
 
+TRANSFER_EVAL_OFFSET = 10 ** 9  # evaluation ids (hence seeds) apart from the run's own
+
+
+def elite_transfer(path: Path, evaluator, spec=None) -> dict[str, float]:
+    from .archives import GridSpec, archive_arrays, make_archive
+    saved = ckpt.load(path)
+    if "surrogate_archive" not in saved.arrays:
+        raise CheckpointError(f"{path} holds no surrogate archive (not a surrogate-assisted run)")
+    grid = saved.arrays["surrogate_archive"]
+    spec = spec or GridSpec()
+    decks = grid["solution"]
+    results = evaluator.evaluate(decks, TRANSFER_EVAL_OFFSET + np.arange(len(decks)))
+    targets = np.array([r.targets() for r in results])
+    archive = make_archive(spec, decks.shape[1])
+    archive.add(decks, targets[:, 0], targets[:, 1:3], eval_id=np.arange(len(decks)), targets=targets)
+    real_cells = archive.index_of(targets[:, 1:3])
+    predicted = np.asarray(grid["index"])
+    kept = set(archive_arrays(archive)["eval_id"].tolist())
+    dims = np.array(spec.dims)
+    distance = np.abs(np.array(np.unravel_index(real_cells, dims)) - np.array(np.unravel_index(predicted, dims))).sum(0)
+    return {"surrogate_elites": int(len(decks)), "retained_share": len(kept) / len(decks),
+            "same_cell_share": float(np.mean(real_cells == predicted)),
+            "mean_manhattan_distance": float(distance.mean())}
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     mse = sub.add_parser("mse", help="test MSE per target of MODEL's surrogate on DATA's evaluations")
     mse.add_argument("model", type=Path)
     mse.add_argument("data", type=Path)
+    transfer = sub.add_parser("transfer", help="evaluate RUN's last surrogate archive for real")
+    transfer.add_argument("run", type=Path)
+    transfer.add_argument("--workers", type=int, default=None)
     args = parser.parse_args(argv)
     try:
-        print(json.dumps(surrogate_test_mse(args.model, args.data), indent=1))
+        if args.command == "mse":
+            print(json.dumps(surrogate_test_mse(args.model, args.data), indent=1))
+        else:
+            print(json.dumps(_transfer_cli(args.run, args.workers), indent=1))
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+
+
+def _transfer_cli(path: Path, workers: int | None) -> dict:
+    from omegaconf import OmegaConf
+
+    from .archives import GridSpec
+    from .cluster import open_cluster
+    from .deck_space import DeckSpace
+    from .evaluation import EvaluationClient
+    cfg = OmegaConf.create(ckpt.load(path).config_yaml)
+    space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides, cfg.deck_space.deck_size)
+    cluster_cfg = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers})
+    with open_cluster(cluster_cfg) as client:
+        evaluator = EvaluationClient(
+            client, space, run_seed=int(cfg.seed), games=int(cfg.opponents.games),
+            games_per_task=int(cfg.cluster.games_per_task), player=cfg.strategy.player,
+            strategy=cfg.strategy.evaluated, beam_depth=int(cfg.strategy.beam_depth),
+            beam_width=int(cfg.strategy.beam_width), opponents_path=cfg.opponents.path)
+        return elite_transfer(path, evaluator, GridSpec.from_config(cfg.archive))
 
 
 if __name__ == "__main__":

@@ -104,3 +104,14 @@ def test_surrogate_test_mse_on_another_runs_data(finished):
     mse = surrogate_test_mse(finished["dsa_me"] / "checkpoint.h5", finished["random_search"] / "checkpoint.h5")
     assert list(mse) == ["health_difference", "turns", "hand_size"]
     assert all(np.isfinite(v) and v >= 0 for v in mse.values())
+
+
+def test_elite_transfer_of_the_last_surrogate_archive(finished, client, space):
+    from pipeline.analysis import elite_transfer
+    from pipeline.evaluation import EvaluationClient
+    evaluator = EvaluationClient(client, space, run_seed=0, games=6, games_per_task=3, player="random",
+                                 strategy="nn", beam_depth=13, beam_width=4)
+    out = elite_transfer(finished["dsa_me"] / "checkpoint.h5", evaluator)
+    assert out["surrogate_elites"] > 0
+    assert 0 < out["retained_share"] <= 1 and 0 <= out["same_cell_share"] <= 1
+    assert out["mean_manhattan_distance"] >= 0
