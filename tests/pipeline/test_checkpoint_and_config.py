@@ -100,3 +100,12 @@ def test_presets():
     assert smoke.strategy.player == "random" and smoke.algorithm.budget < 1000
     assert paper.strategy.player == "beam" and paper.algorithm.budget == 10000
     assert paper.opponents.games == 200 and paper.algorithm.inner.iterations == 100000
+
+
+def test_the_head_node_launcher_config_composes():
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
+    from hydra import compose, initialize_config_dir
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+        cfg = compose("config", overrides=["hydra/launcher=head_node"], return_hydra_config=True)
+    assert cfg.hydra.launcher.timeout_min == 900
+    assert cfg.hydra.launcher._target_.endswith("SlurmLauncher")
