@@ -18,7 +18,8 @@ def run_inner_loop(space: DeckSpace, weights: tuple[tuple, tuple], grid: Surroga
     Random numbers are drawn per block of steps, so the result depends only on the
     generator's state, the weights and the grid.
     """
-    random_steps = min(-(-initial // batch_size), iterations) if len(grid) == 0 else 0
+    # An empty grid has no parents to mutate: it always starts with at least one random step.
+    random_steps = min(max(-(-initial // batch_size), 1), iterations) if len(grid) == 0 else 0
     for _ in range(random_steps):
         decks = space.random_decks(rng, batch_size)
         grid.add(decks, predict_batch(decks, *weights).astype(np.float64))
