@@ -17,9 +17,8 @@ ROGUE_HERO_DBF_ID = 930
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("DSAME_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") \
-        or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "dsame-hearthstone"
+    """The engine's cache folder (workers/engine/carddb.py), so one setting moves both."""
+    return Path(os.environ.get("DSAME_CACHE_DIR") or Path.home() / ".cache" / "dsame")
 
 
 def _data_version() -> str:
@@ -32,7 +31,7 @@ def _data_version() -> str:
 def card_facts(card_ids: Iterable[str]) -> dict[str, dict]:
     """{card id: {"dbf_id", "cost", "type", "name"}} for the given ids (cached on disk)."""
     ids = sorted(set(card_ids))
-    path = _cache_dir() / f"cards-{_data_version()}.json"
+    path = _cache_dir() / f"head-node-cards-{_data_version()}.json"
     cached: dict[str, dict] = {}
     if path.exists():
         try:
