@@ -66,8 +66,10 @@ def test_real_only_algorithms(tmp_path, client, algorithm):
 
 
 @pytest.mark.parametrize("algorithm", SURROGATE_ALGORITHMS)
-def test_surrogate_algorithms(tmp_path, client, algorithm):
-    state = _check_outputs(_run(tmp_path, client, algorithm))
+def test_surrogate_algorithms(tmp_path, client, algorithm, capfd):
+    state = _check_outputs(_run(tmp_path, client, algorithm, "progress=true"))
+    err = capfd.readouterr().err
+    assert "evaluations" in err and "inner loop" in err and "training" in err  # the progress bars
     assert (state["evaluations"]["source"][20:] == SOURCE_SURROGATE).any()
     assert state["state"]["outer_iteration"] >= 1
 
