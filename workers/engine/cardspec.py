@@ -149,26 +149,15 @@ def secret(card_id: str, event: str):
 
 
 @dataclass(frozen=True, eq=False)
-class CardDef:
+class CardDef(CardData):
     """A card as the engine plays it: the data's stats (after any stat overrides) + its script."""
 
-    id: str
-    dbf_id: int
-    name: str
-    type: str
-    card_class: str
-    rarity: str
-    cost: int
-    atk: int
-    health: int
-    durability: int
-    race: str | None
-    spell_damage: int
-    keywords: frozenset
-    collectible: bool
-    text: str
     script: Script
     implemented: bool
+
+    # Identity, not field-by-field comparison: every card id has exactly one CardDef per library.
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     def __post_init__(self):
         # Script facts the engine reads for every minion after every action, kept here to save
