@@ -89,8 +89,9 @@ def test_identity_ignores_how_the_run_is_spread():
 
 def test_the_slurm_cluster_config_makes_a_job_script():
     from dask_jobqueue import SLURMCluster
+    from pipeline.cluster import slurm_cluster_kwargs
     cfg = validate(_cfg("cluster=slurm"))
-    with SLURMCluster(**dict(cfg.cluster.slurm)) as cluster:
+    with SLURMCluster(**slurm_cluster_kwargs(cfg.cluster)) as cluster:
         script = cluster.job_script()
     assert "#SBATCH -t 12:00:00" in script and "--nworkers 20" in script and "--nthreads 1" in script
 
