@@ -60,6 +60,7 @@ class SurrogateCfg:
 @dataclass
 class EngineCfg:
     name: str = "builtin"
+    path: Optional[str] = None  # engine=sabberstone: the folder holding SabberStoneCore.dll
 
 
 @dataclass
@@ -129,7 +130,7 @@ CHOICES = {
     "algorithm.model": ("mlp", "linear"),
     "algorithm.targets": (3, 12),
     "algorithm.offline.source": ("none", "data", "model"),
-    "engine.name": ("builtin",),
+    "engine.name": ("builtin", "sabberstone"),
     "cluster.kind": ("local", "slurm", "address"),
     "strategy.player": ("beam", "random"),
     "strategy.evaluated": ("nn", "aggro", "control"),
@@ -185,6 +186,8 @@ def validate(cfg: DictConfig) -> DictConfig:
 def identity(cfg: DictConfig) -> dict:
     """The part of the config that determines a run's results."""
     plain = OmegaConf.to_container(cfg, resolve=True)
+    if isinstance(plain.get("engine"), dict):  # where the SabberStone build lies changes no result
+        plain["engine"] = {k: v for k, v in plain["engine"].items() if k != "path"}
     return {k: v for k, v in plain.items() if k not in NOT_IDENTITY}
 
 

@@ -10,7 +10,7 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 
 from .config import validate
-from .errors import PipelineError
+from .errors import ConfigError, PipelineError
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 
@@ -19,6 +19,7 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     """Run (or resume) the configured search; `client`: an existing Dask client to use instead
     of starting the configured cluster."""
     cfg = validate(cfg)
+    engine_options(cfg)  # a missing or broken engine fails here, before anything is written
     from .deck_space import DeckSpace
     space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
                                      cfg.deck_space.deck_size)
@@ -43,6 +44,25 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     print(f"run finished: {run_dir}", file=sys.stderr)
     print(summary(search))
     return run_dir
+
+
+_engine_checked: dict = {}
+
+
+def engine_options(cfg) -> dict:
+    """What the workers need to load the configured engine, checked once per process;
+    ConfigError naming what is missing (SabberStone build, runtime, compiler) otherwise."""
+    if cfg.engine.name == "builtin":
+        return {}
+    key = (cfg.engine.name, cfg.engine.path)
+    if key not in _engine_checked:
+        from workers.sabberstone import SabberStoneSetupError
+        from workers.sabberstone.checks import check
+        try:
+            _engine_checked[key] = {"path": check(cfg.engine.path)["folder"]}
+        except SabberStoneSetupError as exc:
+            raise ConfigError(str(exc)) from None
+    return _engine_checked[key]
 
 
 def summary(search) -> str:
@@ -77,7 +97,8 @@ class _cluster_and_client:
                 games_per_task=int(self.cfg.cluster.games_per_task), player=self.cfg.strategy.player,
                 strategy=self.cfg.strategy.evaluated, beam_depth=int(self.cfg.strategy.beam_depth),
                 beam_width=int(self.cfg.strategy.beam_width), opponents_path=self.cfg.opponents.path,
-                max_resubmits=int(self.cfg.cluster.max_retries))
+                max_resubmits=int(self.cfg.cluster.max_retries), engine=self.cfg.engine.name,
+                engine_options=engine_options(self.cfg))
         except BaseException:
             self._ctx.__exit__(*sys.exc_info())
             raise

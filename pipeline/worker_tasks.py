@@ -1,6 +1,7 @@
 """What runs inside a Dask worker process: the engine, loaded once, playing chunks of games."""
 from __future__ import annotations
 
+import importlib
 import time
 from typing import Sequence
 
@@ -9,10 +10,13 @@ from distributed.diagnostics.plugin import WorkerPlugin
 _opponents_by_path: dict = {}
 
 
-def engine():
+# engine.name -> the module with the engine interface (play_games, warm_up, load_opponents, ...)
+ENGINES = {"builtin": "workers.evaluate", "sabberstone": "workers.sabberstone.engine"}
+
+
+def engine(name: str = "builtin"):
     """The engine module (imported once per process; later calls are a dict lookup)."""
-    from workers import evaluate
-    return evaluate
+    return importlib.import_module(ENGINES[name])
 
 
 def opponents(path: str | None):
@@ -25,10 +29,11 @@ def play_chunk(deck: Sequence[str], game_indices: Sequence[int], seed: int, opti
     """Play some of an evaluation's games; returns (records, seconds spent playing)."""
     opp = opponents(options.get("opponents_path"))
     start = time.perf_counter()
-    records = engine().play_games(
+    records = engine(options.get("engine", "builtin")).play_games(
         deck, game_indices, seed, player=options["player"], strategy=options["strategy"],
         opponents=opp, stat_overrides=options.get("stat_overrides"),
-        beam_depth=options["beam_depth"], beam_width=options["beam_width"])
+        beam_depth=options["beam_depth"], beam_width=options["beam_width"],
+        **options.get("engine_options", {}))
     return records, time.perf_counter() - start
 
 
@@ -37,10 +42,13 @@ class EngineLoader(WorkerPlugin):
 
     name = "dsame-engine-loader"
 
-    def __init__(self, opponents_path: str | None, stat_overrides: dict | None):
+    def __init__(self, opponents_path: str | None, stat_overrides: dict | None,
+                 engine_name: str = "builtin", engine_options: dict | None = None):
         self.opponents_path = opponents_path
         self.stat_overrides = stat_overrides
+        self.engine_name = engine_name
+        self.engine_options = engine_options or {}
 
     def setup(self, worker):
-        engine().warm_up(self.stat_overrides)
+        engine(self.engine_name).warm_up(self.stat_overrides, **self.engine_options)
         opponents(self.opponents_path)

@@ -1,0 +1,53 @@
+"""The worker-side `sabberstone` engine: the same functions and result type as the built-in
+engine's `workers.evaluate`, with the games played inside .NET by the bridge, one batch per call.
+
+Decks, opponents and card statistics are data (the same December-2019 card set SabberStone
+uses), so they come from the built-in engine's loaders; only the games differ.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .. import evaluate as builtin
+from ..engine.rng import derive
+from ..results import EvaluationResult, GameRecord, summarize
+from .protocol import build_request, parse_summary
+from .runtime import load_bridge
+
+load_opponents = builtin.load_opponents
+default_opponents = builtin.default_opponents
+card_library = builtin.card_library
+deck_stats = builtin.deck_stats
+
+
+def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
+               player: str = "beam", strategy: str = "nn", opponents=None,
+               stat_overrides: dict | None = None, beam_depth: int = 13, beam_width: int = 4,
+               hero_class: str = "ROGUE", path: str | None = None) -> list[GameRecord]:
+    """The protocol's games with these indices, played in one bridge call. Game g: opponent
+    g mod 6, seed derive(seed, g), as in the built-in engine. A game that throws inside
+    SabberStone comes back as a record with its seed and message (counted, never retried)."""
+    builtin.validate_deck(deck, stat_overrides, hero_class=hero_class)
+    opponents = opponents if opponents is not None else default_opponents()
+    games = [(g, g % len(opponents), derive(seed, g)) for g in game_indices]
+    request = build_request(deck, games, opponents, player=player, strategy=strategy,
+                            beam_depth=beam_depth, beam_width=beam_width,
+                            stat_overrides=stat_overrides, hero_class=hero_class)
+    _, records = parse_summary(str(load_bridge(path).PlayBatch(request)))
+    return records
+
+
+def evaluate_deck(deck: Sequence[str], opponents=None, games: int = 200, seed: int = 0, *,
+                  player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
+                  beam_depth: int = 13, beam_width: int = 4, path: str | None = None) -> EvaluationResult:
+    opponents = opponents if opponents is not None else default_opponents()
+    records = play_games(deck, range(games), seed, player=player, strategy=strategy,
+                         opponents=opponents, stat_overrides=stat_overrides,
+                         beam_depth=beam_depth, beam_width=beam_width, path=path)
+    return summarize(records, deck_stats(deck, stat_overrides), [o.name for o in opponents])
+
+
+def warm_up(stat_overrides: dict | None = None, path: str | None = None) -> None:
+    """Start .NET and load SabberStone and the bridge once per worker process."""
+    builtin.warm_up(stat_overrides)
+    load_bridge(path)
