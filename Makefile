@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: run test bench soak fuzz coverage venv clean
+.PHONY: run test bench soak fuzz coverage venv clean report
 
 venv: $(STAMP)
 
@@ -17,6 +17,13 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(PY) -m pipeline experiment=smoke
+
+# Table 1, statistics, figures, surrogate analyses and top decks of every run under RUNS
+# (run or sweep directories), with REPORT/index.html to look at.
+RUNS ?= results
+REPORT ?= results/report
+report: $(STAMP)
+	$(PY) -m pipeline.report --out $(REPORT) $(RUNS)
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2 tests

@@ -73,12 +73,16 @@ class Surrogate:
         yt = torch.as_tensor(np.asarray(y, dtype=np.float32)[:, :self.n_targets], device=self.device)
         self.model.train()
         train_loss = float("nan")
+        per_target = torch.zeros(self.n_targets, device=self.device)
         for _ in range(epochs):
             order = train[rng.permutation(len(train))]
             total = 0.0
+            per_target = torch.zeros(self.n_targets, device=self.device)
             for start in range(0, len(order), self.batch_size):
                 batch = torch.as_tensor(order[start:start + self.batch_size], device=self.device)
-                loss = ((self.model(xt[batch]) - yt[batch]) ** 2).sum()
+                squared = (self.model(xt[batch]) - yt[batch]) ** 2
+                loss = squared.sum()
+                per_target += squared.detach().sum(dim=0)  # reports only; training is unchanged
                 self.optimizer.zero_grad()
                 loss.backward()
                 self.optimizer.step()
@@ -87,9 +91,14 @@ class Surrogate:
             if progress is not None:
                 progress.update(1)
         self.trained_on = len(train)
-        result = {"train_sse_per_example": train_loss}
+        result = {"train_sse_per_example": train_loss,
+                  # the last epoch's squared error per target, for the report's loss curves
+                  "train_mse_per_target": (per_target / max(len(train), 1)).cpu().tolist()}
         if n_val:
             result["val_mse"] = self.mse(x[val], y[val])
+            pred = self.predict(x[val])
+            result["val_mse_per_target"] = np.mean(
+                (pred - np.asarray(y[val])[:, :self.n_targets]) ** 2, axis=0).tolist()
         return result
 
     @torch.no_grad()

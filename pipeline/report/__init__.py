@@ -1,0 +1,8 @@
+"""The paper's tables and figures from any set of run directories:
+`python -m pipeline.report RUN_OR_SWEEP_DIR... [--out DIR]`.
+
+Reads only what runs leave on disk (checkpoint.h5 and metrics.jsonl), so it works on finished
+and unfinished runs alike; modules: `runs` (finding, loading, comparability), `table`
+(Table 1), `stats` (ANOVAs, pairwise tests), `figures`, `surrogates` (test MSE, real
+re-evaluation of surrogate elites), `decks`, `page` (index.html), `build` (all of it).
+"""

@@ -1,0 +1,50 @@
+"""The whole report: load and check the runs, then write every part into one folder."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from . import decks, figures, page, stats, surrogates, table
+from .runs import LABELS, group_by_algorithm, load_runs
+
+
+def build_report(paths: list[Path], out: Path, *, transfer: str = "first", workers: int | None = None,
+                 top_decks: int = 10) -> Path:
+    """Every input is read and checked before anything is written; the folder is assembled
+    beside `out` and moved into place, so a failure leaves no half-written report."""
+    runs = load_runs(paths)  # raises ReportError on bad or incomparable input
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        if (out / surrogates.TRANSFER_CACHE).is_file():  # real games already played for these runs
+            shutil.copy(out / surrogates.TRANSFER_CACHE, work / surrogates.TRANSFER_CACHE)
+        rows = table.table_rows(runs)
+        table_md = table.write_table(rows, work)
+        per_run = {a: [table.run_metrics(r) for r in g] for a, g in group_by_algorithm(runs).items()}
+        tests = stats.all_tests(per_run)
+        stats.write_stats(tests, work)
+        figs = [(figures.progress_figure(runs, work)[0], "QD-score and number of elites against real evaluations"),
+                (figures.ccdf_figure(runs, work)[0], "CCDF of elite objective values"),
+                (figures.heatmaps_figure(runs, work)[0], "Final real archive of each run (colour: average health difference on [-30, 30])")]
+        loss = figures.loss_figure(runs, work)
+        if loss:
+            figs.append((loss[0], "Surrogate training and validation loss per target over outer iterations"))
+        mse_md = surrogates.write_mse(surrogates.mse_pairs(runs), work)
+        transfer_md = surrogates.write_transfer(surrogates.transfer(runs, transfer, work, workers), work)
+        all_decks = decks.write_decks(runs, work, top_decks)
+        unfinished = sum(not r.finished for r in runs)
+        runs_text = (f"{len(runs)} runs of {len(group_by_algorithm(runs))} algorithms"
+                     + (f", {unfinished} of them unfinished (numbers as of their last checkpoint)" if unfinished else "")
+                     + ": " + ", ".join(str(r.path) for r in runs))
+        page.write_page(work, title="DSA-ME results report", runs_text=runs_text, table_md=table_md,
+                        stats=tests, figures=figs, mse_md=mse_md, transfer_md=transfer_md,
+                        all_decks=all_decks, labels=LABELS)
+        if out.exists():
+            shutil.rmtree(out)
+        work.rename(out)
+    finally:
+        if work.exists():
+            shutil.rmtree(work)
+    return out

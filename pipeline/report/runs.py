@@ -1,0 +1,142 @@
+"""Finding run directories, loading what the report needs, and refusing incomparable mixes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from .. import checkpoint as ckpt
+from ..config import differences
+from ..errors import PipelineError
+
+# Config sections that must agree for runs to be compared: the problem itself (deck space,
+# opponents and their game count, the player, the archive). Algorithm, surrogate, seed and
+# budget may differ: that is what a report compares.
+COMPARABLE_SECTIONS = ("deck_space", "opponents", "strategy", "archive")
+
+# Display names and the paper's row order of Table 1.
+LABELS = {
+    "map_elites": "MAP-Elites", "random_search": "Random search", "offline_dsa_me": "Offline DSA-ME",
+    "lsa_me": "LSA-ME", "dsa_me": "DSA-ME", "offline_dsa_me_ad": "Offline DSA-ME (ad)",
+    "dsa_me_ad": "DSA-ME (ad)", "dsa_me_no_reset": "DSA-ME (no reset)",
+    "offline_dsa_me_surrogate_model": "Offline DSA-ME (Surrogate Model)",
+    "offline_dsa_me_elite_data": "Offline DSA-ME (Elite Data)",
+}
+
+
+class ReportError(PipelineError):
+    pass
+
+
+@dataclass
+class Run:
+    path: Path  # the run directory
+    algorithm: str
+    seed: int
+    config: dict
+    evaluations: dict[str, np.ndarray]
+    archive: dict[str, np.ndarray]  # the real archive's elites, by cell
+    history: list[dict]
+    surrogate_archive: dict[str, np.ndarray] | None = None
+    has_surrogate: bool = False
+    finished: bool = field(default=False)
+
+    @property
+    def label(self) -> str:
+        return LABELS.get(self.algorithm, self.algorithm)
+
+    @property
+    def name(self) -> str:
+        return f"{self.algorithm} seed {self.seed}"
+
+    @property
+    def n_evaluations(self) -> int:
+        return int(len(self.evaluations["decks"]))
+
+    @property
+    def checkpoint(self) -> Path:
+        return self.path / ckpt.FILENAME
+
+
+def find_run_dirs(paths: list[Path]) -> list[Path]:
+    """Each argument is a run directory or a folder holding run directories (any depth)."""
+    if not paths:
+        raise ReportError("give at least one run or sweep directory")
+    found: list[Path] = []
+    for p in map(Path, paths):
+        if not p.exists():
+            raise ReportError(f"{p} does not exist")
+        if not p.is_dir():
+            raise ReportError(f"{p} is not a directory (give run or sweep directories)")
+        dirs = [p] if (p / ckpt.FILENAME).is_file() else sorted(c.parent for c in p.rglob(ckpt.FILENAME))
+        if not dirs:
+            raise ReportError(f"{p} holds no run with a checkpoint ({ckpt.FILENAME})")
+        found += [d for d in dirs if d.resolve() not in {f.resolve() for f in found}]
+    return found
+
+
+def load_run(run_dir: Path) -> Run:
+    saved = ckpt.load(run_dir / ckpt.FILENAME)
+    try:
+        config = yaml.safe_load(saved.config_yaml)
+        algorithm, seed = str(config["algorithm"]["name"]), int(config["seed"])
+    except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
+        raise ReportError(f"{run_dir / ckpt.FILENAME}: unreadable config ({exc})") from None
+    evaluations = saved.arrays["evaluations"]
+    return Run(path=Path(run_dir), algorithm=algorithm, seed=seed, config=config,
+               evaluations=evaluations, archive=saved.arrays["real_archive"],
+               history=list(saved.state.get("history", [])),
+               surrogate_archive=saved.arrays.get("surrogate_archive"),
+               has_surrogate="surrogate" in saved.blobs,
+               finished=len(evaluations["decks"]) >= int(config["algorithm"]["budget"]))
+
+
+def check_comparable(runs: list[Run]) -> None:
+    """Runs of different problems (deck space, opponents or game count, player, archive)
+    cannot share a table: say which key differs between which two runs."""
+    first = runs[0]
+    for run in runs[1:]:
+        for section in COMPARABLE_SECTIONS:
+            diff = differences(first.config.get(section) or {}, run.config.get(section) or {}, section + ".")
+            if diff:
+                raise ReportError(f"runs are not comparable: {first.path} and {run.path} differ in "
+                                  f"{'; '.join(diff[:3])}")
+    seen: dict[tuple[str, int], Path] = {}
+    for run in runs:
+        key = (run.algorithm, run.seed)
+        if key in seen:
+            raise ReportError(f"two runs of {run.algorithm} with seed {run.seed} ({seen[key]} and "
+                              f"{run.path}): each trial must appear once")
+        seen[key] = run.path
+
+
+def load_runs(paths: list[Path]) -> list[Run]:
+    runs = [load_run(d) for d in find_run_dirs(paths)]
+    check_comparable(runs)
+    order = list(LABELS)
+    runs.sort(key=lambda r: (order.index(r.algorithm) if r.algorithm in order else len(order),
+                             r.algorithm, r.seed))
+    return runs
+
+
+def group_by_algorithm(runs: list[Run]) -> dict[str, list[Run]]:
+    groups: dict[str, list[Run]] = {}
+    for run in runs:
+        groups.setdefault(run.algorithm, []).append(run)
+    return groups
+
+
+def grid_spec(run: Run):
+    from ..archives import GridSpec
+    a = run.config["archive"]
+    return GridSpec(dims=tuple(int(d) for d in a["dims"]),
+                    ranges=tuple((float(lo), float(hi)) for lo, hi in a["ranges"]))
+
+
+def deck_space(run: Run):
+    from ..deck_space import DeckSpace
+    d = run.config["deck_space"]
+    return DeckSpace.from_pool_file(d.get("pool"), bool(d.get("use_stat_overrides", False)),
+                                    int(d.get("deck_size", 30)))
