@@ -1,0 +1,71 @@
+"""Fixtures of the SabberStone tests: Mono's compiler and runtime (installed from Debian when
+missing, as CI does), and the STAND-IN SabberStoneCore.dll compiled from
+SabberStoneCoreStandIn.cs (the real SabberStone cannot be built or fetched here)."""
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+STAND_IN_SOURCE = HERE / "SabberStoneCoreStandIn.cs"
+MONO_PACKAGES = ("mono-devel", "libmono-2.0-1")  # mcs, the runtime, netstandard facade, libmonosgen
+NETSTANDARD = Path("/usr/lib/mono/4.5/Facades/netstandard.dll")
+
+
+def _mono_ready() -> bool:
+    import ctypes.util
+    return bool(shutil.which("mcs") and shutil.which("mono") and NETSTANDARD.is_file()
+                and ctypes.util.find_library("monosgen-2.0"))
+
+
+def _install_mono() -> str | None:
+    """Installs Mono from Debian once per machine (a file lock keeps xdist workers in line);
+    returns why it could not, or None."""
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return "Mono is not installed and this user cannot apt-get install it"
+    with open("/tmp/dsame-mono-install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _mono_ready():
+            return None
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, timeout=600)
+        done = subprocess.run(["apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq",
+                               "--no-install-recommends", *MONO_PACKAGES],
+                              env=env, capture_output=True, text=True, timeout=1200)
+        if done.returncode != 0:
+            return f"apt-get install {' '.join(MONO_PACKAGES)} failed: {done.stderr.strip()[-300:]}"
+    return None if _mono_ready() else "Mono installed but mcs/mono/netstandard.dll/libmonosgen missing"
+
+
+@pytest.fixture(scope="session")
+def mono():
+    """Mono's mcs and runtime, installed if missing; in CI a failure fails, elsewhere it skips."""
+    if not _mono_ready():
+        why = _install_mono()
+        if why:
+            if os.environ.get("CI"):
+                pytest.fail(why)
+            pytest.skip(why)
+    return shutil.which("mcs")
+
+
+@pytest.fixture(scope="session")
+def stand_in_dir(mono, tmp_path_factory) -> Path:
+    """A folder holding the STAND-IN SabberStoneCore.dll (not SabberStone: a toy game with its API)."""
+    folder = tmp_path_factory.mktemp("sabberstone-stand-in")
+    subprocess.run([mono, "-nologo", "-target:library", f"-out:{folder / 'SabberStoneCore.dll'}",
+                    "-r:System.Core.dll", str(STAND_IN_SOURCE)], check=True, capture_output=True, timeout=300)
+    return folder
+
+
+@pytest.fixture
+def cache_env(tmp_path, monkeypatch):
+    """A private bridge cache, so tests never reuse a bridge compiled elsewhere."""
+    monkeypatch.setenv("DSAME_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("SABBERSTONE_RUNTIME", raising=False)
+    return tmp_path / "cache"
