@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: run test bench soak fuzz coverage venv clean report
+.PHONY: run test test-slurm bench soak fuzz coverage venv clean report
 
 venv: $(STAMP)
 
@@ -22,11 +22,15 @@ run: $(STAMP)
 # (run or sweep directories), with REPORT/index.html to look at.
 RUNS ?= results
 REPORT ?= results/report
+REPORT_FLAGS ?=
 report: $(STAMP)
-	$(PY) -m pipeline.report --out $(REPORT) $(RUNS)
+	$(PY) -m pipeline.report --out $(REPORT) $(REPORT_FLAGS) $(RUNS)
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2 tests
+
+test-slurm: $(STAMP)
+	$(PY) -m pytest -q tests/slurm
 
 coverage: $(STAMP)
 	$(PY) -m workers.engine coverage

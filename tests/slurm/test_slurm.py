@@ -2,6 +2,7 @@
 sbatch script, a submitit multirun, and faults: a worker job or the driver job cancelled
 mid-run must end with the archive of an undisturbed run."""
 import os
+import re
 import subprocess
 import sys
 import time
@@ -166,3 +167,15 @@ def test_a_multirun_sweep_through_the_submitit_launcher_and_its_rerun(slurm, tmp
     logs = sorted((tmp_path / "sweep" / ".submitit").glob("*/*_log.err"))
     assert sum("resuming" in p.read_text() for p in logs) == 2, [p.read_text()[-500:] for p in logs]
     assert all(saved_evaluations(r) == 20 for r in runs)
+
+
+def test_the_single_allocation_script_runs_workers_with_srun(slurm, tmp_path, reference):
+    """slurm/dsa_me_srun.sbatch: scheduler, driver and srun-started workers in one job, TLS."""
+    run_dir = tmp_path / "run"
+    job = sbatch("--ntasks=3", "--mem-per-cpu=1G", f"--output={tmp_path}/driver-%j.out",
+                 f"--job-name={unique('dsame-alloc')}", "slurm/dsa_me_srun.sbatch", *TINY,
+                 f"run_dir={run_dir}", cwd=ROOT)
+    assert wait_job(job, timeout=300) == "COMPLETED", driver_log(tmp_path, job)[-3000:]
+    log = driver_log(tmp_path, job)
+    assert re.search(r"Scheduler at: +tls://", log) and "run finished" in log, log[-3000:]
+    assert_same_run(final_state(run_dir), reference)
