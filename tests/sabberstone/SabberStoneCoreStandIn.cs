@@ -180,6 +180,9 @@ namespace SabberStoneCore.Model
 
         public Game Clone(bool logging = false)
         {
+            // Stands in for Mono's crash on builds with the EntityData copy bug (tests only).
+            if (Environment.GetEnvironmentVariable("STANDIN_ABORT_ON_CLONE") == "1")
+                Environment.FailFast("stand-in: simulated runtime crash while copying a game");
             var g = new Game { State = State, Step = Step, Turn = Turn, NextId = NextId };
             g.Player1 = Player1.CloneInto(g);
             g.Player2 = Player2.CloneInto(g);

@@ -90,7 +90,18 @@ def test_startup_check_passes_on_a_loadable_build(stand_in_dir, cache_env):
     assert found["errors"] == "0" and found["seeded"] == "1"
 
 
-def test_startup_check_turns_a_runtime_crash_into_one_message(stand_in_dir, cache_env, tmp_path):
+def test_startup_check_names_the_mono_copy_bug_when_copying_games_kills_the_runtime(
+        stand_in_dir, cache_env, monkeypatch):
+    from workers.sabberstone.checks import check
+    monkeypatch.setenv("STANDIN_ABORT_ON_CLONE", "1")  # the stand-in aborts the runtime in Clone()
+    with pytest.raises(SabberStoneSetupError) as err:
+        check(str(stand_in_dir), games=1)
+    message = str(err.value)
+    assert "\n" not in message and "crashed while playing and copying games" in message
+    assert "EntityData" in message and "runtime mono" in message
+
+
+def test_startup_check_on_a_file_that_is_no_assembly_is_one_message(stand_in_dir, cache_env, tmp_path):
     from workers.sabberstone.checks import check
     broken = tmp_path / "broken"
     broken.mkdir()

@@ -177,7 +177,8 @@ namespace DsameBridge
             return b;
         }
 
-        /// <summary>The classic stat overrides, written into the cards' tags.</summary>
+        /// <summary>The classic stat overrides, written into the cards' tags and into the
+        /// values Card caches from them (Cost, ATK, Health have private setters).</summary>
         public int ApplyOverrides()
         {
             int applied = 0;
@@ -187,8 +188,15 @@ namespace DsameBridge
                 if (card == null) continue;
                 var values = Overrides[i];
                 var tags = new[] { GameTag.COST, GameTag.ATK, GameTag.HEALTH };
+                var cached = new[] { "Cost", "ATK", "Health" };  // Card caches these at load time
                 for (int t = 0; t < 3; t++)
-                    if (values[t] >= 0) card.Tags[tags[t]] = values[t];
+                {
+                    if (values[t] < 0) continue;
+                    card.Tags[tags[t]] = values[t];
+                    var prop = typeof(Card).GetProperty(cached[t], BindingFlags.Instance | BindingFlags.Public);
+                    var setter = prop != null ? prop.GetSetMethod(true) : null;
+                    if (setter != null && prop.PropertyType == typeof(int)) setter.Invoke(card, new object[] { values[t] });
+                }
                 applied++;
             }
             return applied;
