@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 from . import SabberStoneSetupError
 from .compiler import find_compiler
@@ -40,10 +42,14 @@ def check_static(path: str | None = None) -> dict:
 def check(path: str | None = None, games: int = CHECK_GAMES, timeout: float = 600) -> dict:
     """The whole check; returns what it found (folder, runtime, card count)."""
     found = check_static(path)
+    # The child runs in a scratch folder: a dying Mono writes its crash reports into the cwd.
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     try:
-        done = subprocess.run([sys.executable, "-m", "workers.sabberstone.checks", "--in-process",
-                               found["folder"], str(games)], capture_output=True, text=True,
-                              timeout=timeout)
+        with tempfile.TemporaryDirectory(prefix="dsame-sabberstone-check-") as scratch:
+            done = subprocess.run([sys.executable, "-m", "workers.sabberstone.checks", "--in-process",
+                                   found["folder"], str(games)], capture_output=True, text=True,
+                                  timeout=timeout, cwd=scratch, env=env)
     except subprocess.TimeoutExpired:
         raise SabberStoneSetupError(f"SabberStone did not finish {games} check games in {timeout:.0f} s") from None
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith(("ok ", "error: "))]
