@@ -101,6 +101,16 @@ def test_startup_check_names_the_mono_copy_bug_when_copying_games_kills_the_runt
     assert "EntityData" in message and "runtime mono" in message
 
 
+def test_startup_check_reports_a_runtime_that_dies_while_loading(stand_in_dir, cache_env, monkeypatch):
+    from workers.sabberstone.checks import check
+    monkeypatch.setenv("STANDIN_ABORT_ON_LOAD", "1")
+    with pytest.raises(SabberStoneSetupError) as err:
+        check(str(stand_in_dir), games=1)
+    message = str(err.value)
+    assert message.startswith("the mono runtime crashed while loading SabberStone")
+    assert "simulated runtime crash while loading" in message and "\n" not in message
+
+
 def test_startup_check_on_a_file_that_is_no_assembly_is_one_message(stand_in_dir, cache_env, tmp_path):
     from workers.sabberstone.checks import check
     broken = tmp_path / "broken"

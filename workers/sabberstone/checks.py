@@ -21,6 +21,7 @@ from .runtime import RUNTIME_ENV, runtime_kind
 MIN_CARDS = 1000  # SabberStone's database holds thousands; a handful means a broken build
 CHECK_GAMES = 3
 LOADED = "stage: loaded"  # the child got as far as SabberStone's card database
+CRASH_WORDS = ("FailFast", "Assertion", "Exception", "Could not", "rror")  # a dying runtime's own words
 MONO_BUG = ("SabberStone crashed while playing and copying games{detail}. On Mono this is the "
             "EntityData copy-constructor bug (it writes past the end of a new array; Microsoft's "
             ".NET tolerates it, Mono crashes once games are copied): fix EntityData's copy "
@@ -44,10 +45,11 @@ def check(path: str | None = None, games: int = CHECK_GAMES, timeout: float = 60
     found = check_static(path)
     # The child runs in a scratch folder: a dying Mono writes its crash reports into the cwd.
     root = str(Path(__file__).resolve().parents[2])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+           "MONO_DEBUG": "no-gdb-backtrace"}  # a crashing Mono need not attach gdb
     try:
         with tempfile.TemporaryDirectory(prefix="dsame-sabberstone-check-") as scratch:
-            done = subprocess.run([sys.executable, "-m", "workers.sabberstone.checks", "--in-process",
+            done = subprocess.run([sys.executable, "-W", "ignore", "-m", "workers.sabberstone.checks", "--in-process",
                                    found["folder"], str(games)], capture_output=True, text=True,
                                   timeout=timeout, cwd=scratch, env=env)
     except subprocess.TimeoutExpired:
@@ -57,7 +59,8 @@ def check(path: str | None = None, games: int = CHECK_GAMES, timeout: float = 60
         raise SabberStoneSetupError(lines[-1][len("error: "):])
     if done.returncode != 0 or not lines:
         if LOADED not in done.stdout:  # died before any game: the runtime itself failed
-            first = next((ln.strip() for ln in done.stderr.splitlines() if ln.strip()), "no message")
+            said = [ln.strip() for ln in (done.stdout + "\n" + done.stderr).splitlines()]
+            first = next((ln for ln in said if any(w in ln for w in CRASH_WORDS)), "no message")
             raise SabberStoneSetupError(f"the {found['runtime']} runtime crashed while loading "
                                         f"SabberStone (exit {done.returncode}): {first[:300]}")
         detail = f" (exit {done.returncode}, runtime {found['runtime']})"
