@@ -6,15 +6,19 @@ import tempfile
 from pathlib import Path
 
 from . import decks, figures, page, stats, surrogates, table
-from .runs import LABELS, group_by_algorithm, load_runs
+from .runs import LABELS, ReportError, group_by_algorithm, load_runs
+
+MARKER = ".pipeline-report"  # only a folder holding this is ever replaced
 
 
 def build_report(paths: list[Path], out: Path, *, transfer: str = "first", workers: int | None = None,
                  top_decks: int = 10) -> Path:
     """Every input is read and checked before anything is written; the folder is assembled
     beside `out` and moved into place, so a failure leaves no half-written report."""
-    runs = load_runs(paths)  # raises ReportError on bad or incomparable input
     out = Path(out)
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
+        raise ReportError(f"--out {out} exists and is not a report folder; not replacing it")
+    runs = load_runs(paths)  # raises ReportError on bad or incomparable input
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
@@ -41,6 +45,7 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
         page.write_page(work, title="DSA-ME results report", runs_text=runs_text, table_md=table_md,
                         stats=tests, figures=figs, mse_md=mse_md, transfer_md=transfer_md,
                         all_decks=all_decks, labels=LABELS)
+        (work / MARKER).write_text("written by python -m pipeline.report; replaced by the next report\n")
         if out.exists():
             shutil.rmtree(out)
         work.rename(out)

@@ -206,8 +206,26 @@ def test_bad_inputs(sweep, tmp_path):
         assert done.returncode == 2 and message in done.stderr, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
         assert not out.exists()
+    precious = tmp_path / "precious"  # an existing folder that is not a report is never replaced
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep")
+    done = report_cli(sweep / "dsa_me-seed0", "--out", precious, "--transfer", "none")
+    assert done.returncode == 2 and "is not a report folder" in done.stderr
+    assert [p.name for p in precious.iterdir()] == ["notes.txt"]
     corrupt = tmp_path / "corrupt"
     corrupt.mkdir()
     (corrupt / "checkpoint.h5").write_bytes(b"not hdf5")
     done = report_cli(corrupt, "--out", out)
     assert done.returncode == 2 and "corrupt or unreadable" in done.stderr and not out.exists()
+
+
+def test_surrogate_losses_are_logged_per_target(sweep, report):
+    """The per-target losses behind the loss figure add up to the surrogate's overall losses."""
+    for algorithm, k in (("dsa_me", 3), ("dsa_me_ad", 12)):
+        rows = [json.loads(line) for line in (sweep / f"{algorithm}-seed0" / "metrics.jsonl").read_text().splitlines()]
+        trained = [r for r in rows if r["outer_iteration"] > 0 and "train_sse_per_example" in r]
+        assert trained
+        for r in trained:
+            assert len(r["train_mse_per_target"]) == len(r["val_mse_per_target"]) == k
+            assert sum(r["train_mse_per_target"]) == pytest.approx(r["train_sse_per_example"], rel=1e-4)
+            assert np.mean(r["val_mse_per_target"]) == pytest.approx(r["val_mse"], rel=1e-4)
