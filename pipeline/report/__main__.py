@@ -26,8 +26,10 @@ def main(argv=None) -> None:
            if (p / "checkpoint.h5").is_file()):
         print(f"error: --out {args.out} lies inside a run directory; choose another folder", file=sys.stderr)
         sys.exit(2)
-    from .build import build_report
     try:
+        from .runs import find_run_dirs
+        find_run_dirs(args.runs)  # path errors before the heavy imports of the report itself
+        from .build import build_report
         out = build_report(args.runs, args.out, transfer=args.transfer, workers=args.workers,
                            top_decks=args.top_decks)
     except PipelineError as exc:
