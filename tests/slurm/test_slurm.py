@@ -51,7 +51,8 @@ def test_tls_scheduler_and_workers_refuse_a_plain_tcp_client(slurm, tmp_path):
         assert client.submit(sum, [40, 2]).result(timeout=60) == 42
         assert len(jobs_named(name)) == 1  # the worker is a SLURM job
         scheduler = client.scheduler.address
-        workers = list(client.scheduler_info()["workers"])
+        # Asked of the scheduler itself: the client's cached scheduler_info can lag under load.
+        workers = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.workers))
         assert scheduler.startswith("tls://") and workers and all(w.startswith("tls://") for w in workers)
         dashboard = client.scheduler_info()["services"]["dashboard"]
         assert client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.http_server.port) == dashboard
