@@ -134,7 +134,7 @@ def main(argv=None) -> int:
         from pipeline import bench as pipeline_bench
     except ImportError:
         return 0
-    return pipeline_bench.main() or 0
+    return pipeline_bench.main([]) or 0  # its own options are not ours
 
 
 if __name__ == "__main__":
