@@ -2,8 +2,7 @@
 from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, MINION, aura, battlecry,
                         combo, deathrattle, define, requires, secret, spell, trigger)
 from ..entities import Card
-
-MAX_BOARD = 7
+from ..state import MAX_BOARD
 
 
 def _has_weapon(g, owner):
