@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: run test test-slurm bench soak fuzz coverage venv clean report
+.PHONY: run test test-slurm bench fidelity soak fuzz coverage venv clean report
 
 venv: $(STAMP)
 
@@ -37,6 +37,12 @@ coverage: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m workers.bench
+
+# The built-in engine against SabberStone's reference records (workers/data/sabberstone/),
+# e.g. FIDELITY_FLAGS="--runs miracle_rogue --games 60".
+FIDELITY_FLAGS ?=
+fidelity: $(STAMP)
+	$(PY) -m workers.fidelity $(FIDELITY_FLAGS)
 
 soak: $(STAMP)
 	$(PY) -m workers.soak --random-games 2000 --beam-games 100

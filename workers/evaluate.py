@@ -22,6 +22,7 @@ from .errors import DeckError
 from .players import BeamSearchPlayer, RandomPlayer, play_game
 from .results import EvaluationResult, GameRecord, deck_statistics, summarize
 from .scores import score_function
+from .tally import Tally
 
 DATA = Path(__file__).parent / "data"
 DECK_SIZE = 30
@@ -110,13 +111,16 @@ def _score(strategy: str):
 def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *,
                   player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
                   beam_depth: int = 13, beam_width: int = 4, hero_class: str = "ROGUE"):
-    """One game of the protocol; returns the finished GameState (deck's player is 0)."""
+    """One game of the protocol; returns the finished GameState (deck's player is 0) and the
+    evaluated player's statistics."""
     library = card_library(stat_overrides)
     g = new_game(library, [list(deck), list(opponent.cards)], [hero_class, opponent.hero_class],
                  game_seed)
     players = [make_player(player, strategy, derive(game_seed, 1), beam_depth, beam_width),
                make_player(player, opponent.strategy, derive(game_seed, 2), beam_depth, beam_width)]
-    return play_game(g, players)
+    players[0].tally = Tally(0)
+    play_game(g, players)
+    return g, players[0].tally
 
 
 def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
@@ -132,7 +136,7 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
         opponent_index = g_index % len(opponents)
         game_seed = derive(seed, g_index)
         try:
-            g = play_one_game(deck, opponents[opponent_index], game_seed, player=player,
+            g, tally = play_one_game(deck, opponents[opponent_index], game_seed, player=player,
                               strategy=strategy, stat_overrides=stat_overrides,
                               beam_depth=beam_depth, beam_width=beam_width, hero_class=hero_class)
         except Exception as exc:  # an engine bug: record it so the game can be replayed
@@ -145,9 +149,10 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
         records.append(GameRecord(
             game_index=g_index, opponent_index=opponent_index, seed=game_seed,
             won=g.winner == 0, own_health=own.hero.health, enemy_health=enemy.hero.health,
-            turns=own.turns, hand_size_sum=own.hand_size_sum, minion_damage=own.minion_damage,
-            cards_drawn=own.cards_drawn, mana_spent=own.mana_spent,
-            mana_available=own.mana_available))
+            turns=own.turns, hand_size_sum=tally.hand_size_sum, minion_damage=tally.minion_damage,
+            cards_drawn=tally.cards_drawn, mana_spent=tally.mana_spent,
+            mana_available=tally.mana_available, hand_size_start_sum=tally.hand_size_start_sum,
+            card_plays=tuple(sorted(tally.card_plays.items()))))
     return records
 
 

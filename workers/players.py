@@ -12,6 +12,7 @@ class RandomPlayer:
     def __init__(self, seed: int):
         self.rng = derive(seed, 0x52414E44)
         self.observer = None  # called with the game after every action (soak checks)
+        self.tally = None  # the evaluated player's statistics (workers.tally), when counted
 
     def _rand(self, n: int) -> int:
         self.rng = (self.rng + GOLDEN) & MASK64
@@ -19,31 +20,44 @@ class RandomPlayer:
 
     def take_turn(self, g: GameState) -> None:
         me = g.current
+        tally = self.tally
+        if tally is not None:
+            tally.turn_started(g)
         while not g.done and g.current == me:
             moves = g.legal_moves()  # plain tuples: cheaper than legal_actions(), same order
-            g.apply(moves[self._rand(len(moves))], check=False)
+            _act(g, moves[self._rand(len(moves))], tally, check=False)
             if self.observer is not None:
                 self.observer(g)
+        if tally is not None:  # the whole turn is one planning round
+            tally.after_plan(g)
+            tally.turn_ended(g)
 
 
 class BeamSearchPlayer:
-    """Plans the rest of its turn by beam search over copies of the state.
+    """Plans the rest of its turn by beam search over copies of the state, as SabberStone's
+    `OptionNode` does for the protocol.
 
-    From the current state every legal action is expanded on a copy; children whose state
-    hash was already seen are dropped; children that end the turn or the game become
-    candidates; the `width` best other children form the next beam, up to `depth` actions.
-    The best candidate's line is then played; if randomness happens while playing it, the
-    player plans again from the new state. Copies draw their randomness from the player's own
-    planning stream, so a plan cannot see real random outcomes or the next card drawn.
+    Each depth level expands every legal action of every beam state on a copy; a child whose
+    state hash was already seen at this level is dropped; children that end the turn or the
+    game become candidates; the `width` best other children (stable by score) form the next
+    beam, up to `depth` actions. The first best candidate's line is then played; if randomness
+    happens while playing it, the player plans again from the new state.
+
+    Copies draw random effects from the player's own planning stream, so a plan cannot see a
+    real random outcome; they do know the deck order, as SabberStone's clones do, unless
+    `hide_deck_order` (off by default) reshuffles the decks of the planning root.
     """
 
-    def __init__(self, score, seed: int, depth: int = 13, width: int = 4):
+    def __init__(self, score, seed: int, depth: int = 13, width: int = 4,
+                 hide_deck_order: bool = False):
         self.score = score
         self.depth = depth
         self.width = width
+        self.hide_deck_order = hide_deck_order
         self.plan_stream = derive(seed, 0x504C414E)
         self.states_expanded = 0
         self.observer = None  # called with the game after every real action (soak checks)
+        self.tally = None  # the evaluated player's statistics (workers.tally), when counted
 
     def plan(self, g: GameState) -> list:
         me = g.current
@@ -51,10 +65,13 @@ class BeamSearchPlayer:
         root = g.copy()
         self.plan_stream = mix(self.plan_stream + GOLDEN & MASK64)
         root.rng = self.plan_stream
-        seen = {root.state_hash()}
+        if self.hide_deck_order:
+            for p in root.players:
+                root.shuffle(p.deck)
         beam = [(root, [])]
         best_line, best_value = None, float("-inf")
         for _ in range(self.depth):
+            seen = set()  # duplicates are dropped within one depth level, not across levels
             children = []
             for state, line in beam:
                 for action in state.legal_actions():
@@ -71,26 +88,46 @@ class BeamSearchPlayer:
                         if best_line is None or value > best_value:
                             best_line, best_value = new_line, value
                     else:
-                        children.append((value, len(children), child, new_line))
+                        children.append((value, child, new_line))
             if not children:
                 break
-            children.sort(key=lambda item: (-item[0], item[1]))
-            beam = [(child, line) for _, _, child, line in children[:self.width]]
+            children.sort(key=_by_score_descending)  # stable: ties keep option order
+            beam = [(child, line) for _, child, line in children[:self.width]]
         return best_line or []
 
     def take_turn(self, g: GameState) -> None:
         me = g.current
+        tally = self.tally
+        if tally is not None:
+            tally.turn_started(g)
         while not g.done and g.current == me:
             line = self.plan(g)
             if not line:
                 line = [g.legal_actions()[0]]  # END is always legal
             for action in line:
                 before = g.random_events
-                g.apply(action)  # checked: a plan that is illegal for real is an engine bug
+                _act(g, action, tally)  # checked: a plan illegal for real is an engine bug
                 if self.observer is not None:
                     self.observer(g)
                 if g.done or g.current != me or g.random_events != before:
                     break  # turn over, or randomness happened: plan again
+            if tally is not None:
+                tally.after_plan(g)
+        if tally is not None:
+            tally.turn_ended(g)
+
+
+def _act(g: GameState, action, tally, check: bool = True) -> None:
+    if tally is None:
+        g.apply(action, check)
+        return
+    attacker = tally.before_action(g, action)
+    g.apply(action, check)
+    tally.after_action(g, action, attacker)
+
+
+def _by_score_descending(child) -> float:
+    return -child[0]
 
 
 def play_game(g: GameState, players) -> GameState:

@@ -39,11 +39,13 @@ class GameRecord:
     enemy_health: int
     turns: int  # own turns played
     hand_size_sum: int  # hand size right after each own turn ended, summed over own turns
-    minion_damage: int  # damage dealt by own minion attacks
-    cards_drawn: int
-    mana_spent: int
-    mana_available: int
+    minion_damage: int  # attack of the attacker at each own minion attack
+    cards_drawn: int  # per own turn, at least 1
+    mana_spent: int  # the turn's used mana after each planning round (workers.tally)
+    mana_available: int  # the turn's mana crystals after each planning round
     error: str | None = None  # set when the engine raised; the game then counts nowhere else
+    hand_size_start_sum: int = 0  # hand size at the start of each own turn (after the draw), summed
+    card_plays: tuple[tuple[str, int], ...] = ()  # (card id, times the evaluated player played it)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -17,11 +17,12 @@ DATA = Path(__file__).parent / "data"
 
 
 def _terminal(g: GameState, me: int) -> float | None:
-    if g.done:
-        if g.winner == me:
-            return INF
-        if g.winner == 1 - me:
-            return -INF
+    """SabberStone's guards, in its order: a dead enemy hero first (so a state where both
+    heroes died counts as won), then a dead own hero."""
+    if g.players[1 - me].hero.health < 1:
+        return INF
+    if g.players[me].hero.health < 1:
+        return -INF
     return None
 
 
@@ -57,10 +58,7 @@ def control_score(g: GameState, me: int) -> float:
 def state_features(g: GameState, me: int) -> list[int]:
     """The 15 raw features of the neural-net player, in `player_strategy_nn.json` order."""
     own, enemy = g.players[me], g.players[1 - me]
-
-    def hero_atk(p):
-        return p.hero.turn_atk + (p.weapon.atk + p.weapon.aura_atk if p.weapon else 0)
-
+    hero_atk = g.hero_atk  # as SabberStone reports it: the weapon counts on its owner's turn only
     return [
         own.hero.health, enemy.hero.health, hero_atk(own), hero_atk(enemy),
         sum(g.cost_of(me, c) for c in own.hand), len(own.hand), len(enemy.hand),
@@ -107,7 +105,7 @@ class NeuralNetScore:
         end = _terminal(g, me)
         if end is not None:
             return end
-        return self.forward(state_features(g, me)) * 1e6
+        return float(int(self.forward(state_features(g, me)) * 1e6))  # SabberStone's int cast
 
 
 def score_function(name: str):

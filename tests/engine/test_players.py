@@ -54,8 +54,14 @@ def test_score_functions_prefer_a_healthier_hero_and_handle_game_over():
     assert aggro_score(better, 0) > aggro_score(g, 0)
     assert control_score(better, 0) > control_score(g, 0)
     won = g.copy()
-    won.done, won.winner = True, 0
+    won.players[1].hero.health = 0
+    won.resolve()
+    assert won.done and won.winner == 0
     assert aggro_score(won, 0) == float("inf") and control_score(won, 1) == float("-inf")
+    # Both heroes dead: each side's score reads it as won (SabberStone checks the enemy first).
+    both = won.copy()
+    both.players[0].hero.health = -1
+    assert aggro_score(both, 0) == aggro_score(both, 1) == float("inf")
     assert len(state_features(g, 0)) == 15
 
 

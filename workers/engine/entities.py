@@ -178,8 +178,8 @@ class Player:
     __slots__ = (
         "index", "hero", "weapon", "hand", "deck", "board", "secrets", "mana", "max_mana",
         "temp_mana", "fatigue", "cards_played", "minions_played", "spell_discount",
-        "free_spells_turns", "turns", "hand_size_sum", "cards_drawn", "mana_spent",
-        "mana_available", "minion_damage", "pending_cards", "died_this_turn",
+        "free_spells_turns", "turns", "drawn_this_turn", "used_mana", "pending_cards",
+        "died_this_turn",
     )
 
     def __init__(self, index: int, hero: Hero, deck: list[Card]):
@@ -200,13 +200,9 @@ class Player:
         self.free_spells_turns = 0  # Millhouse Manastorm: spells cost (0) during this many own turns
         self.pending_cards = ()  # card ids put in hand at the start of this player's next turn (Headcrack)
         self.died_this_turn = ()  # card ids of own minions that died this turn, in order (Whitemane)
-        # Statistics for the evaluation.
-        self.turns = 0
-        self.hand_size_sum = 0
-        self.cards_drawn = 0
-        self.mana_spent = 0
-        self.mana_available = 0
-        self.minion_damage = 0
+        self.turns = 0  # own turns started
+        self.drawn_this_turn = 0  # cards drawn (burnt ones too) since the current turn started
+        self.used_mana = 0  # mana spent in own current (or last) turn
 
     def copy(self) -> "Player":
         new = _copy_player_fields(self)

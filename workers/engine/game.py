@@ -17,7 +17,7 @@ HEROES = {
     "PRIEST": ("HERO_09", "CS1h_001"),
 }
 THE_COIN = "GAME_005"
-MULLIGAN_MAX_COST = 3  # the protocol's mulligan: replace every card that costs more
+MULLIGAN_MAX_COST = 3  # the protocol's mulligan, as it really ran: keep what costs more, replace the rest
 
 
 def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],
@@ -39,24 +39,26 @@ def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],
         hero_id, power_id = HEROES[hero_class]
         hero = Hero(g.new_uid(), library[hero_id], index, library[power_id])
         cards = [Card(g.new_uid(), library[card_id]) for card_id in deck]
+        g.shuffle(cards)  # once, at game start; draws take the top (the list's end)
         g.players.append(Player(index, hero, cards))
     for index, count in ((0, 3), (1, 4)):
         _opening_hand(g, g.players[index], count, mulligan)
     g.give(1, THE_COIN)
-    for p in g.players:
-        p.cards_drawn = 0  # the evaluation counts draws during play only
     g.start_turn()
     return g
 
 
 def _opening_hand(g: GameState, p: Player, count: int, mulligan: bool) -> None:
+    """Draw `count` cards; with the mulligan, keep those costing more than 3 and replace the
+    others. (The reference's rule lists the expensive cards meaning to replace them, but
+    SabberStone's mulligan keeps the cards it is given: what the paper's games really did.)"""
     for _ in range(count):
-        p.hand.append(p.deck.pop(g.rand(len(p.deck))))
+        p.hand.append(p.deck.pop())
     if not mulligan:
         return
-    kept = [c for c in p.hand if c.cdef.cost <= MULLIGAN_MAX_COST]
-    returned = [c for c in p.hand if c.cdef.cost > MULLIGAN_MAX_COST]
-    # Replacements come from the deck before the returned cards go back into it.
-    replacements = [p.deck.pop(g.rand(len(p.deck))) for _ in returned]
-    p.hand = kept + replacements
-    p.deck.extend(returned)
+    for i, card in enumerate(p.hand):
+        if card.cdef.cost <= MULLIGAN_MAX_COST:
+            # SabberStone's order: the top card takes the slot, then the old card is shuffled
+            # into the deck (a later replacement may draw it again).
+            p.hand[i] = p.deck.pop()
+            p.deck.insert(g.rand(len(p.deck) + 1), card)

@@ -66,13 +66,22 @@ class GameState:
 
     # ------------------------------------------------------------------ randomness
     def rand(self, n: int) -> int:
-        """A uniform integer in [0, n) from the state's own stream."""
+        """A uniform integer in [0, n) from the state's own stream. A choice among one is no
+        randomness (SabberStone raises its random event only with several candidates)."""
+        if n <= 1:
+            return 0
         self.rng = (self.rng + GOLDEN) & MASK64
         self.random_events += 1
         return mix(self.rng) % n
 
     def choice(self, items):
         return items[self.rand(len(items))] if items else None
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle `items` in place (Fisher-Yates on the state's stream)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.rand(i + 1)
+            items[i], items[j] = items[j], items[i]
 
     def sample(self, items, k: int) -> list:
         pool = list(items)
@@ -166,17 +175,20 @@ class GameState:
 
     # ------------------------------------------------------------------ targeting
     def targets_for(self, owner: int, spec: TargetSpec, by_spell: bool, by_power: bool = False) -> list:
+        """Valid targets in SabberStone's order: heroes (own, then enemy), then minions (enemy
+        ones before own ones), each board left to right."""
         out = []
-        sides = (owner, 1 - owner) if spec.side == "any" else (
-            (1 - owner,) if spec.side == "enemy" else (owner,))
-        heroes, minions = spec.kind != "minion", spec.kind != "hero"
-        for side in sides:
-            p = self.players[side]
-            if heroes:
-                out.append(p.hero)
-            if minions:
+        if spec.side == "any":
+            hero_sides, minion_sides = (owner, 1 - owner), (1 - owner, owner)
+        else:
+            hero_sides = minion_sides = (1 - owner,) if spec.side == "enemy" else (owner,)
+        if spec.kind != "minion":
+            for side in hero_sides:
+                out.append(self.players[side].hero)
+        if spec.kind != "hero":
+            for side in minion_sides:
                 enemy = side != owner
-                for m in p.board:
+                for m in self.players[side].board:
                     # m.health <= 0, without the property call
                     if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
                         continue
@@ -198,14 +210,6 @@ class GameState:
         if p.cards_played and script.combo is not None:
             return None
         return script.target
-
-    def _position_matters(self, p: Player, cdef: CardDef) -> bool:
-        if cdef.script.positional:
-            return True
-        for m in p.board:
-            if m.cdef.script.positional and not m.silenced:
-                return True
-        return False
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
@@ -249,7 +253,6 @@ class GameState:
         board = p.board
         board_full = len(board) >= MAX_BOARD
         combo_active = p.cards_played > 0
-        positional_board = None  # whether a minion in play makes positions matter; found on need
         seen_cards = set()
         modifiers = self.cost_modifiers()
         for i, card in enumerate(p.hand):
@@ -280,17 +283,13 @@ class GameState:
                 if board_full:
                     continue
                 targets = self.targets_for(pi, spec, False) if spec else ()
-                if script.positional:
-                    positions = range(len(board) + 1)
-                else:
-                    if positional_board is None:
-                        positional_board = self._position_matters(p, cdef)
-                    positions = range(len(board) + 1) if positional_board else (len(board),)
-                for pos in positions:
-                    if targets:
-                        for t in targets:
+                positions = range(len(board) + 1)  # every position, as SabberStone offers them
+                if targets:
+                    for t in targets:
+                        for pos in positions:
                             moves.append((PLAY, i, t.uid, pos))
-                    else:
+                else:
+                    for pos in positions:
                         moves.append((PLAY, i, NO_TARGET, pos))
             elif ctype == "SPELL":
                 if "SECRET" in cdef.keywords and (len(p.secrets) >= MAX_SECRETS or
@@ -366,7 +365,7 @@ class GameState:
         cost = self.cost_of(pi, card)
         del p.hand[hand_index]
         p.mana -= cost
-        p.mana_spent += cost
+        p.used_mana += cost
         combo_active = p.cards_played > 0
         p.cards_played += 1
         if cdef.type == "SPELL":
@@ -404,7 +403,7 @@ class GameState:
         p = self.players[pi]
         power = p.hero.power
         p.mana -= power.cost
-        p.mana_spent += power.cost
+        p.used_mana += power.cost
         p.hero.power_uses += 1
         target = self.entity(target_uid) if target_uid != NO_TARGET else None
         power.script.play(self, pi, p.hero, target)
@@ -430,8 +429,7 @@ class GameState:
         else:
             attacker.stealth = False
             atk = attacker.atk
-            dealt = self.damage(attacker, defender, atk)
-            p.minion_damage += dealt
+            self.damage(attacker, defender, atk)
             if not isinstance(defender, Hero) and defender.atk > 0:
                 self.damage(defender, attacker, defender.atk)
         self.fire("after_attack", attacker, defender)
@@ -528,8 +526,9 @@ class GameState:
         return minion
 
     def draw(self, owner: int, count: int = 1) -> list[Card]:
-        """Draw from the deck (a uniformly random card: the deck's order is hidden from planners);
-        an empty deck deals fatigue, a full hand burns the card."""
+        """Draw the deck's top card (the list's end; the deck was shuffled once at game start, so
+        a copy of the state draws the same cards, as SabberStone's clones do); an empty deck
+        deals fatigue, a full hand burns the card."""
         p = self.players[owner]
         drawn = []
         for _ in range(count):
@@ -537,8 +536,8 @@ class GameState:
                 p.fatigue += 1
                 self.damage(None, p.hero, p.fatigue)
                 continue
-            card = p.deck.pop(self.rand(len(p.deck)))
-            p.cards_drawn += 1
+            card = p.deck.pop()
+            p.drawn_this_turn += 1  # a burnt card counts, fatigue does not (as in SabberStone)
             if len(p.hand) >= MAX_HAND:
                 continue  # overdraw: the card is burnt
             p.hand.append(card)
@@ -748,10 +747,10 @@ class GameState:
                 board.remove(m)
                 self.players[m.owner].died_this_turn += (m.cdef.id,)
             self.refresh_auras()
-            for m in dead:
+            for m in dead:  # "whenever a minion dies" before its own deathrattle, as SabberStone
+                self.fire("death", m, positions[m.uid])
                 for fn in m.deathrattles:
                     fn(self, m.owner, m, positions[m.uid])
-                self.fire("death", m, positions[m.uid])
         h0, h1 = self.players[0].hero.health <= 0, self.players[1].hero.health <= 0
         if h0 or h1:
             self.done = True
@@ -759,14 +758,17 @@ class GameState:
 
     # ------------------------------------------------------------------ turns
     def start_turn(self) -> None:
+        """SabberStone's order: ready the player and its mana, run start-of-turn effects and
+        their deaths, then draw (and process deaths again)."""
         pi = self.current
         p = self.players[pi]
         for side in self.players:
             side.died_this_turn = ()
+            side.drawn_this_turn = 0
         p.turns += 1
         p.max_mana = min(MAX_MANA, p.max_mana + 1)
         p.mana = p.max_mana
-        p.mana_available += p.max_mana
+        p.used_mana = 0
         p.cards_played = p.minions_played = 0
         p.hero.attacks = 0
         p.hero.power_uses = 0
@@ -775,16 +777,20 @@ class GameState:
             m.sick = False
             if m.stealth_until_next_turn:
                 m.stealth = m.stealth_until_next_turn = False
-        self.draw(pi)
+        doomed = False
         for side in self.players:  # "at the start of your next turn, destroy it" (Nightmare)
             for m in side.board:
                 if m.destroy_at_start_of == pi:
-                    m.destroyed = True
+                    m.destroyed = doomed = True
         if p.pending_cards:
             pending, p.pending_cards = p.pending_cards, ()
             for card_id in pending:
                 self.give(pi, card_id)
-        self.fire("turn_start", pi)
+        if self.fire("turn_start", pi) or doomed:
+            self.resolve()
+            if self.done:
+                return
+        self.draw(pi)
         self.resolve()
 
     def end_turn(self) -> None:
@@ -798,16 +804,16 @@ class GameState:
             side.hero.turn_atk = 0
             for m in side.board:
                 m.turn_atk = 0
-        # Characters frozen before they could attack thaw at the end of their own turn.
+        # Frozen characters that could have attacked and did not thaw at the end of their own
+        # turn; a minion played this turn stays frozen (SabberStone: not exhausted, no attacks).
         if p.hero.frozen and p.hero.attacks == 0:
             p.hero.frozen = False
         for m in p.board:
-            if m.frozen and m.attacks == 0:
+            if m.frozen and m.attacks == 0 and not m.sick:
                 m.frozen = False
         p.spell_discount = 0
         if p.free_spells_turns:
             p.free_spells_turns -= 1
-        p.hand_size_sum += len(p.hand)
         self.refresh_auras()
         self.current = 1 - pi
         self.turn += 1

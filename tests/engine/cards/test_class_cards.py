@@ -309,10 +309,11 @@ def test_blessing_of_kings_gives_four_four():
 def test_avenging_wrath_splits_eight_among_enemies(seed):
     g = make_game(hand=["EX1_384"], board=[CROC], enemy_board=[FOOTMAN, YETI], seed=seed)
     play(g, "EX1_384")
+    survivors = {m.cdef.id for m in g.players[1].board}
     dealt = (30 - g.players[1].hero.health) + sum(m.damage for m in g.players[1].board)
-    dead = 2 - len(g.players[1].board)
-    # A dead Footman took exactly 2: missiles never hit a dead character.
-    assert dealt + 2 * dead == 8
+    # A dead minion took exactly its health: missiles never hit a dead character.
+    dealt += (2 if FOOTMAN not in survivors else 0) + (5 if YETI not in survivors else 0)
+    assert dealt == 8
     assert minion(g, 0, CROC).health == 3 and g.players[0].hero.health == 30
 
 

@@ -1,0 +1,60 @@
+"""The protocol's per-game statistics of the evaluated player, counted where and when the
+reference evaluator (EvoStone2's `GameEvaluator` on SabberStone) counts them.
+
+The player that holds a `Tally` reports its turns, its planning rounds and every real action
+to it; the engine itself keeps only what the rules need (`used_mana`, `drawn_this_turn`).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .engine.actions import ATTACK, END_TURN, PLAY
+from .engine.entities import Minion
+from .engine.state import GameState
+
+
+class Tally:
+    def __init__(self, me: int):
+        self.me = me
+        self.hand_size_sum = 0  # hand after each own turn (the game's last turn included)
+        self.hand_size_start_sum = 0  # hand at the start of each own turn, after the draw
+        self.cards_drawn = 0  # per turn: the most cards drawn so far this turn, at least 1
+        self.minion_damage = 0  # attack of the attacker at each own minion attack
+        self.mana_spent = 0  # used mana of the turn, added after every planning round
+        self.mana_available = 0  # the turn's mana crystals, added after every planning round
+        self.card_plays: Counter = Counter()
+        self._drawn_now = 1
+
+    def turn_started(self, g: GameState) -> None:
+        self.hand_size_start_sum += len(g.players[self.me].hand)
+        self._drawn_now = 1
+
+    def before_action(self, g: GameState, action) -> Minion | None:
+        """Note a card play; return the attacking minion of an attack (read after it)."""
+        kind = action[0]
+        if kind == PLAY:
+            self.card_plays[g.players[self.me].hand[action[1]].cdef.id] += 1
+        elif kind == ATTACK:
+            attacker = g.entity(action[1])
+            if isinstance(attacker, Minion):
+                return attacker
+        return None
+
+    def after_action(self, g: GameState, action, attacker: Minion | None) -> None:
+        if attacker is not None:
+            self.minion_damage += attacker.atk
+        if action[0] != END_TURN:  # ending the turn resets the count before it is read
+            drawn = g.players[self.me].drawn_this_turn
+            if drawn > self._drawn_now:
+                self._drawn_now = drawn
+
+    def after_plan(self, g: GameState) -> None:
+        """Mana is added per planning round, so a turn that re-planned counts its used mana
+        more than once: what the reference evaluator does."""
+        p = g.players[self.me]
+        self.mana_spent += p.used_mana
+        self.mana_available += p.max_mana
+
+    def turn_ended(self, g: GameState) -> None:
+        self.hand_size_sum += len(g.players[self.me].hand)
+        self.cards_drawn += self._drawn_now
