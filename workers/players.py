@@ -59,16 +59,21 @@ class BeamSearchPlayer:
         self.observer = None  # called with the game after every real action (soak checks)
         self.tally = None  # the evaluated player's statistics (workers.tally), when counted
 
-    def plan(self, g: GameState) -> list:
-        me = g.current
-        score = self.score
+    def planning_root(self, g: GameState) -> GameState:
+        """The copy a plan starts from: the player's own random stream, and the decks'
+        order as the real game has it unless hidden."""
         root = g.copy()
         self.plan_stream = mix(self.plan_stream + GOLDEN & MASK64)
         root.rng = self.plan_stream
         if self.hide_deck_order:
             for p in root.players:
                 root.shuffle(p.deck)
-        beam = [(root, [])]
+        return root
+
+    def plan(self, g: GameState) -> list:
+        me = g.current
+        score = self.score
+        beam = [(self.planning_root(g), [])]
         best_line, best_value = None, float("-inf")
         for _ in range(self.depth):
             seen = set()  # duplicates are dropped within one depth level, not across levels

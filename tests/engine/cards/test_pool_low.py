@@ -344,5 +344,6 @@ def test_brightwing_adds_a_random_legendary_minion_to_hand():
         (card,) = g.players[0].hand
         cdef = card.cdef
         assert cdef.rarity == "LEGENDARY" and cdef.type == "MINION" and cdef.collectible
+        assert cdef.implemented  # never a card the engine would play without its text
         seen.add(cdef.id)
     assert len(seen) > 1

@@ -147,11 +147,12 @@ def sinister_strike(g, owner, card, target):
     g.spell_damage(owner, g.players[1 - owner].hero, 3)
 
 
-_PILFER_POOLS: dict = {}  # id(library) -> (library, {class: sorted card ids of other classes})
+_PILFER_POOLS: dict = {}  # id(library) -> (library, {class: sorted card ids of that class})
 
 
 def pilfer_pool(g, hero_class: str) -> list[str]:
-    """Collectible Basic/Classic cards of the classes other than `hero_class`."""
+    """The implemented collectible cards of `hero_class` (SabberStone draws from all of
+    Standard; the engine only from what it can play)."""
     cached = _PILFER_POOLS.get(id(g.library))
     if cached is None or cached[0] is not g.library:
         cached = (g.library, {})
@@ -160,14 +161,15 @@ def pilfer_pool(g, hero_class: str) -> list[str]:
     if hero_class not in pools:
         pools[hero_class] = sorted(
             c.id for c in g.library.values()
-            if c.collectible and c.type in ("MINION", "SPELL", "WEAPON")
-            and c.card_class not in ("NEUTRAL", hero_class))
+            if c.collectible and c.implemented and c.type in ("MINION", "SPELL", "WEAPON")
+            and c.card_class == hero_class)
     return pools[hero_class]
 
 
 @spell("EX1_182")  # Pilfer
 def pilfer(g, owner, card, target):
-    card_id = g.choice(pilfer_pool(g, g.players[owner].hero.cdef.card_class))
+    """Add a random card from your opponent's class to your hand."""
+    card_id = g.choice(pilfer_pool(g, g.players[1 - owner].hero.cdef.card_class))
     if card_id is not None:
         g.give(owner, card_id)
 

@@ -116,11 +116,13 @@ _LEGENDS: dict = {}  # id(library) -> (library, sorted ids); the library is kept
 
 
 def legendary_minions(library) -> list[str]:
-    """Collectible Legendary minions of the card data, in a fixed order."""
+    """The implemented collectible Legendary minions, in a fixed order (SabberStone draws from
+    all of Standard; the engine only from what it can play)."""
     entry = _LEGENDS.get(id(library))
     if entry is None or entry[0] is not library:
         ids = sorted(c.id for c in library.values()
-                     if c.collectible and c.rarity == "LEGENDARY" and c.type == "MINION")
+                     if c.collectible and c.implemented and c.rarity == "LEGENDARY"
+                     and c.type == "MINION")
         entry = _LEGENDS[id(library)] = (library, ids)
     return entry[1]
 
