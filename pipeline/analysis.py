@@ -104,7 +104,10 @@ def _transfer_cli(path: Path, workers: int | None) -> dict:
             client, space, run_seed=int(cfg.seed), games=int(cfg.opponents.games),
             games_per_task=int(cfg.cluster.games_per_task), player=cfg.strategy.player,
             strategy=cfg.strategy.evaluated, beam_depth=int(cfg.strategy.beam_depth),
-            beam_width=int(cfg.strategy.beam_width), opponents_path=cfg.opponents.path)
+            beam_width=int(cfg.strategy.beam_width),
+            # a checkpoint written before the option existed has no such key: false
+            hide_deck_order=bool(cfg.strategy.get("hide_deck_order", False)),
+            opponents_path=cfg.opponents.path)
         return elite_transfer(path, evaluator, GridSpec.from_config(cfg.archive))
 
 

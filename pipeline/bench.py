@@ -51,7 +51,8 @@ def measure_worker_share(n_decks: int, games: int, games_per_task: int, player: 
     with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                       dashboard_address=":0") as cluster, Client(cluster) as client:
         evaluator = EvaluationClient(client, space, run_seed=0, games=games, games_per_task=games_per_task,
-                                     player=player, strategy="nn", beam_depth=13, beam_width=4)
+                                     player=player, strategy="nn", beam_depth=13, beam_width=4,
+                                     hide_deck_order=False)
         decks = space.random_decks(np.random.default_rng(0), n_decks)
         evaluator.evaluate(decks[:n_workers], np.arange(n_workers))  # warm every worker
         evaluator.evaluate(decks, np.arange(n_workers, n_workers + n_decks))

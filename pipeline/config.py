@@ -94,6 +94,7 @@ class StrategyCfg:
     evaluated: str = "nn"
     beam_depth: int = 13
     beam_width: int = 4
+    hide_deck_order: bool = False  # beam players plan on reshuffled decks (builtin engine only)
 
 
 @dataclass
@@ -141,6 +142,8 @@ POSITIVE = ("algorithm.budget", "algorithm.batch_size", "algorithm.checkpoint_ev
             "strategy.beam_width", "report.best_decks")
 NON_NEGATIVE = ("algorithm.initial", "algorithm.inner.iterations", "algorithm.inner.initial",
                 "surrogate.epochs", "algorithm.offline.epochs", "cluster.max_retries", "seed")
+# Keys that must be true or false as written (not 1, "yes", ...).
+BOOLEAN = ("strategy.hide_deck_order",)
 # Keys that do not change what a run computes: they may differ when a run is resumed.
 NOT_IDENTITY = ("cluster", "progress", "run_dir", "report", "hydra")
 
@@ -149,6 +152,11 @@ def validate(cfg: DictConfig) -> DictConfig:
     """The config merged onto the schema (types checked), with values checked; ConfigError else."""
     plain = OmegaConf.to_container(cfg, resolve=False)
     plain.pop("hydra", None)
+    for key in BOOLEAN:
+        section, name = key.split(".")
+        value = (plain.get(section) or {}).get(name, False)
+        if not isinstance(value, bool) and not (isinstance(value, str) and value.startswith("${")):
+            raise ConfigError(f"{key} must be true or false, got {value!r}")
     try:
         checked = OmegaConf.merge(OmegaConf.structured(RootCfg), plain)
         OmegaConf.resolve(checked)
@@ -166,6 +174,9 @@ def validate(cfg: DictConfig) -> DictConfig:
     for key in NON_NEGATIVE:
         if OmegaConf.select(checked, key) < 0:
             raise ConfigError(f"{key} must not be negative, got {OmegaConf.select(checked, key)}")
+    if checked.strategy.hide_deck_order and checked.engine.name == "sabberstone":
+        raise ConfigError("strategy.hide_deck_order=true needs engine=builtin: SabberStone's planner "
+                          "always knows the deck order")
     if not 0 <= checked.surrogate.val_fraction < 1:
         raise ConfigError(f"surrogate.val_fraction must be in [0, 1), got {checked.surrogate.val_fraction}")
     if len(checked.archive.dims) != 2 or len(checked.archive.ranges) != 2 or any(

@@ -96,7 +96,8 @@ class _cluster_and_client:
                 client, self.space, run_seed=int(self.cfg.seed), games=int(self.cfg.opponents.games),
                 games_per_task=int(self.cfg.cluster.games_per_task), player=self.cfg.strategy.player,
                 strategy=self.cfg.strategy.evaluated, beam_depth=int(self.cfg.strategy.beam_depth),
-                beam_width=int(self.cfg.strategy.beam_width), opponents_path=self.cfg.opponents.path,
+                beam_width=int(self.cfg.strategy.beam_width),
+                hide_deck_order=bool(self.cfg.strategy.hide_deck_order), opponents_path=self.cfg.opponents.path,
                 max_resubmits=int(self.cfg.cluster.max_retries), engine=self.cfg.engine.name,
                 engine_options=engine_options(self.cfg))
         except BaseException:

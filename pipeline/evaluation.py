@@ -35,13 +35,15 @@ class BatchTiming:
 class EvaluationClient:
     def __init__(self, client, space: DeckSpace, *, run_seed: int, games: int, games_per_task: int,
                  player: str, strategy: str, beam_depth: int, beam_width: int,
+                 hide_deck_order: bool = False,
                  opponents_path: str | None = None, max_resubmits: int = 3,
                  engine: str = "builtin", engine_options: dict | None = None):
         from workers import evaluate
         self.client, self.space, self.run_seed = client, space, run_seed
         self.games, self.games_per_task, self.max_resubmits = games, games_per_task, max_resubmits
         self.options = {"player": player, "strategy": strategy, "beam_depth": beam_depth,
-                        "beam_width": beam_width, "opponents_path": opponents_path,
+                        "beam_width": beam_width, "hide_deck_order": bool(hide_deck_order),
+                        "opponents_path": opponents_path,
                         "stat_overrides": space.stat_overrides,
                         "engine": engine, "engine_options": engine_options or {}}
         self._engine = evaluate

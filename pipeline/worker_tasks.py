@@ -33,6 +33,7 @@ def play_chunk(deck: Sequence[str], game_indices: Sequence[int], seed: int, opti
         deck, game_indices, seed, player=options["player"], strategy=options["strategy"],
         opponents=opp, stat_overrides=options.get("stat_overrides"),
         beam_depth=options["beam_depth"], beam_width=options["beam_width"],
+        hide_deck_order=options.get("hide_deck_order", False),
         **options.get("engine_options", {}))
     return records, time.perf_counter() - start
 

@@ -1,8 +1,10 @@
 """Engine benchmarks (`make bench`): one `name: value` line per figure, with its target/anchor.
 
 Anchors (one core, same decks): SabberStone evaluates Miracle Rogue by the full protocol in
-about 212 s and copies a mid-game state in about 34 us; hearthbreaker plays about 129 random
-games/s. Targets: protocol_eval_s <= 212, state_copy_us <= 34, random_games_per_s >= 500.
+212-262 s and copies a mid-game state in about 34 us; hearthbreaker plays about 129 random
+games/s. Targets: protocol_eval_s <= 25, state_copy_us <= 34, random_games_per_s >= 500.
+The protocol is timed without a profiler (the median of several evaluations); its profile comes
+from a separate evaluation, as a profiler triples the time it measures.
 """
 from __future__ import annotations
 
@@ -74,19 +76,22 @@ def state_copy_us(copies: int = 20000) -> float:
     return (time.perf_counter() - start) / copies * 1e6
 
 
-def protocol_eval(games: int, profile_path: Path | None) -> float:
-    profiler = cProfile.Profile() if profile_path else None
+def protocol_eval_s(games: int) -> float:
     start = time.perf_counter()
-    if profiler:
-        profiler.enable()
     evaluate_deck(miracle_rogue(), games=games, seed=11)
-    if profiler:
-        profiler.disable()
-        stream = io.StringIO()
-        pstats.Stats(profiler, stream=stream).sort_stats("tottime").print_stats(25)
-        profile_path.parent.mkdir(parents=True, exist_ok=True)
-        profile_path.write_text(stream.getvalue())
     return time.perf_counter() - start
+
+
+def write_protocol_profile(games: int, path: Path) -> None:
+    """Profile one evaluation on its own (never the one that is timed)."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    evaluate_deck(miracle_rogue(), games=games, seed=11)
+    profiler.disable()
+    stream = io.StringIO()
+    pstats.Stats(profiler, stream=stream).sort_stats("tottime").print_stats(25)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(stream.getvalue())
 
 
 def fresh_worker_figures() -> tuple[float, float]:
@@ -108,20 +113,24 @@ def fresh_worker_figures() -> tuple[float, float]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure (median)")
-    parser.add_argument("--protocol-repeats", type=int, default=1,
-                        help="full 200-game protocol evaluations (about two minutes each)")
+    parser.add_argument("--protocol-repeats", type=int, default=3,
+                        help="timed 200-game protocol evaluations (median)")
     parser.add_argument("--protocol-games", type=int, default=200)
-    parser.add_argument("--profile", type=Path, default=ROOT / "results" / "bench" / "protocol_profile.txt")
+    parser.add_argument("--profile", type=Path, default=ROOT / "results" / "bench" / "protocol_profile.txt",
+                        help="where a separate, profiled evaluation writes its profile")
+    parser.add_argument("--no-profile", action="store_true", help="skip the profiled evaluation")
     args = parser.parse_args(argv)
     warm_up()
     line("random_games_per_s", median_of(args.repeats, lambda: random_games_per_s(600)),
          "target >= 500; hearthbreaker 129, fireplace 20, SabberStone 1,300-2,400")
     line("state_copy_us", median_of(args.repeats, state_copy_us), "target <= 34; SabberStone 34")
-    runs = [protocol_eval(args.protocol_games, args.profile if i == 0 else None)
-            for i in range(args.protocol_repeats)]
-    protocol_s = statistics.median(runs)
+    protocol_s = median_of(args.protocol_repeats, lambda: protocol_eval_s(args.protocol_games))
     line("protocol_eval_s", protocol_s * 200 / args.protocol_games,
-         f"target <= 212; SabberStone 212; {args.protocol_games} games, profile in {args.profile}")
+         f"target <= 25; SabberStone 212-262; median of {args.protocol_repeats} x "
+         f"{args.protocol_games} games, no profiler")
+    if not args.no_profile:
+        write_protocol_profile(args.protocol_games, args.profile)
+        print(f"protocol profile: {args.profile}", flush=True)
     workers = [fresh_worker_figures() for _ in range(args.repeats)]
     startup = statistics.median(w[0] for w in workers)
     peak = max(w[1] for w in workers)

@@ -2,12 +2,14 @@
 
     python -m workers.compare_engines [--deck FILE] [--games 60] [--seed 0] [--player beam]
                                       [--sabberstone-dir DIR] [--engines builtin sabberstone]
+                                      [--hide-deck-order]
 
 Game g of the evaluation is played against opponent g mod 6 with seed derive(seed, g) on every
 engine, exactly as the pipeline plays it; the table gives per opponent the mean and standard
 error (sample standard deviation / sqrt(games)) of the win rate, the health difference, the
 own turns and the hand size (per game: hand-size sum / own turns), for each engine and their
 difference. Games that raised inside an engine are counted and listed with their seeds.
+`--hide-deck-order` makes the beam players plan on reshuffled decks (built-in engine only).
 """
 from __future__ import annotations
 
@@ -104,7 +106,8 @@ def run(args) -> str:
         try:
             records[key] = module.play_games(deck, range(args.games), args.seed, player=args.player,
                                              strategy=args.strategy, opponents=opponents,
-                                             beam_depth=args.beam_depth, beam_width=args.beam_width, **extra)
+                                             beam_depth=args.beam_depth, beam_width=args.beam_width,
+                                             hide_deck_order=args.hide_deck_order, **extra)
         except ValueError as exc:
             raise DeckError(str(exc)) from None
     result = compare(records, names)
@@ -126,9 +129,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engines", nargs=2, default=["builtin", "sabberstone"], choices=("builtin", "sabberstone"))
     parser.add_argument("--sabberstone-dir", help="folder holding SabberStoneCore.dll (default: $SABBERSTONE_DIR)")
     parser.add_argument("--json", help="also write the numbers to this JSON file")
+    parser.add_argument("--hide-deck-order", action="store_true",
+                        help="beam players plan on reshuffled decks (builtin engine only)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be positive")
+    if args.hide_deck_order and "sabberstone" in args.engines:
+        parser.error("--hide-deck-order needs --engines builtin builtin: SabberStone's planner "
+                     "always knows the deck order")
     from .errors import DeckError
     from .sabberstone import SabberStoneSetupError
     try:

@@ -95,11 +95,14 @@ def validate_deck(deck: Sequence[str], stat_overrides: dict | None = None, *,
             raise DeckError(f"{label}: {card.name} ({card_id}) is not implemented by the built-in engine")
 
 
-def make_player(kind: str, strategy: str, seed: int, depth: int, width: int):
+def make_player(kind: str, strategy: str, seed: int, depth: int, width: int, *,
+                hide_deck_order: bool = False):
+    """`hide_deck_order`: the beam player plans on copies with reshuffled decks, so it cannot
+    know the next card drawn (the random player ignores it)."""
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "beam":
-        return BeamSearchPlayer(_score(strategy), seed, depth, width)
+        return BeamSearchPlayer(_score(strategy), seed, depth, width, hide_deck_order=hide_deck_order)
     raise ValueError(f"unknown player kind {kind!r}: expected one of {PLAYER_KINDS}")
 
 
@@ -110,14 +113,17 @@ def _score(strategy: str):
 
 def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *,
                   player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
-                  beam_depth: int = 13, beam_width: int = 4, hero_class: str = "ROGUE"):
+                  beam_depth: int = 13, beam_width: int = 4, hero_class: str = "ROGUE",
+                  hide_deck_order: bool = False):
     """One game of the protocol; returns the finished GameState (deck's player is 0) and the
     evaluated player's statistics."""
     library = card_library(stat_overrides)
     g = new_game(library, [list(deck), list(opponent.cards)], [hero_class, opponent.hero_class],
                  game_seed)
-    players = [make_player(player, strategy, derive(game_seed, 1), beam_depth, beam_width),
-               make_player(player, opponent.strategy, derive(game_seed, 2), beam_depth, beam_width)]
+    players = [make_player(player, strategy, derive(game_seed, 1), beam_depth, beam_width,
+                           hide_deck_order=hide_deck_order),
+               make_player(player, opponent.strategy, derive(game_seed, 2), beam_depth, beam_width,
+                           hide_deck_order=hide_deck_order)]
     players[0].tally = Tally(0)
     play_game(g, players)
     return g, players[0].tally
@@ -126,9 +132,10 @@ def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *
 def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                player: str = "beam", strategy: str = "nn", opponents=None,
                stat_overrides: dict | None = None, beam_depth: int = 13, beam_width: int = 4,
-               hero_class: str = "ROGUE") -> list[GameRecord]:
+               hero_class: str = "ROGUE", hide_deck_order: bool = False) -> list[GameRecord]:
     """Play the protocol's games with these indices; a game that raises inside the engine is
-    recorded with its seed and message, never retried with another seed."""
+    recorded with its seed and message, never retried with another seed. `hide_deck_order`:
+    both beam players plan without knowing their decks' order (see BeamSearchPlayer)."""
     validate_deck(deck, stat_overrides, hero_class=hero_class)
     opponents = opponents if opponents is not None else default_opponents()
     records = []
@@ -138,7 +145,8 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
         try:
             g, tally = play_one_game(deck, opponents[opponent_index], game_seed, player=player,
                               strategy=strategy, stat_overrides=stat_overrides,
-                              beam_depth=beam_depth, beam_width=beam_width, hero_class=hero_class)
+                              beam_depth=beam_depth, beam_width=beam_width, hero_class=hero_class,
+                              hide_deck_order=hide_deck_order)
         except Exception as exc:  # an engine bug: record it so the game can be replayed
             where = traceback.extract_tb(exc.__traceback__)[-1]
             records.append(GameRecord(g_index, opponent_index, game_seed, False, 0, 0, 0, 0, 0, 0,
@@ -172,12 +180,14 @@ def deck_stats(deck: Sequence[str], stat_overrides: dict | None = None) -> dict[
 
 def evaluate_deck(deck: Sequence[str], opponents=None, games: int = 200, seed: int = 0, *,
                   player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
-                  beam_depth: int = 13, beam_width: int = 4) -> EvaluationResult:
+                  beam_depth: int = 13, beam_width: int = 4,
+                  hide_deck_order: bool = False) -> EvaluationResult:
     """The protocol's evaluation of one deck: objective, measures, ancillaries, breakdown."""
     opponents = opponents if opponents is not None else default_opponents()
     records = play_games(deck, range(games), seed, player=player, strategy=strategy,
                          opponents=opponents, stat_overrides=stat_overrides,
-                         beam_depth=beam_depth, beam_width=beam_width)
+                         beam_depth=beam_depth, beam_width=beam_width,
+                         hide_deck_order=hide_deck_order)
     return summarize(records, deck_stats(deck, stat_overrides), [o.name for o in opponents])
 
 

@@ -1,6 +1,7 @@
 """How closely the built-in engine reproduces SabberStone: protocol statistics side by side.
 
     python -m workers.fidelity [--runs NAME ...] [--games 200] [--seed 0] [--workers N] [--json OUT]
+                               [--hide-deck-order]
 
 For every reference run in `workers/data/sabberstone/runs/` (measured on SabberStone, see the
 README there) the same deck is played with the same stat-override setting on the built-in
@@ -11,7 +12,9 @@ reference mean +- SE and z = (builtin - reference) / sqrt(se1^2 + se2^2). Per-ga
 seeds cannot be replayed here, so the comparison is in distribution only. A card-usage table
 follows each run; the summary counts the per-opponent win rate, health difference, turns and
 hand size within 2 SE and gives each statistic's mean z over the runs. Games that raised in
-the engine are listed with their seeds and left out of the statistics.
+the engine are listed with their seeds and left out of the statistics. `--hide-deck-order`
+plays the built-in games with beam players that plan on reshuffled decks (not knowing the next
+card drawn, which SabberStone's planner does know), to measure what that knowledge is worth.
 """
 from __future__ import annotations
 
@@ -146,13 +149,14 @@ def load_run(name: str) -> dict:
     return json.loads((REFERENCE / "runs" / f"{name}.json").read_text())
 
 
-def _play_chunk(deck: list[str], indices: list[int], seed: int, overrides: dict | None) -> list:
+def _play_chunk(deck: list[str], indices: list[int], seed: int, overrides: dict | None,
+                hide_deck_order: bool = False) -> list:
     from .evaluate import play_games
-    return play_games(deck, indices, seed, stat_overrides=overrides)
+    return play_games(deck, indices, seed, stat_overrides=overrides, hide_deck_order=hide_deck_order)
 
 
 def play_runs(runs: dict[str, dict], games: int, seed: int, workers: int,
-              overrides: dict | None) -> dict[str, list]:
+              overrides: dict | None, hide_deck_order: bool = False) -> dict[str, list]:
     """Built-in GameRecords of every run, games split into chunks over worker processes."""
     size = max(1, math.ceil(games / (4 * workers)))
     chunks = [(name, list(range(start, min(start + size, games)))) for name in runs
@@ -160,7 +164,8 @@ def play_runs(runs: dict[str, dict], games: int, seed: int, workers: int,
 
     def args(name, indices):
         ref = runs[name]
-        return ref["deck"], indices, seed, overrides if ref["nerfs"] != "none" else None
+        return (ref["deck"], indices, seed, overrides if ref["nerfs"] != "none" else None,
+                hide_deck_order)
 
     started = time.perf_counter()
     if workers == 1:
@@ -177,7 +182,8 @@ def play_runs(runs: dict[str, dict], games: int, seed: int, workers: int,
     return records
 
 
-def evaluate_runs(names: Sequence[str], games: int, seed: int, workers: int) -> dict:
+def evaluate_runs(names: Sequence[str], games: int, seed: int, workers: int,
+                  hide_deck_order: bool = False) -> dict:
     from pipeline.deck_space import DeckSpace
     from .evaluate import default_opponents
     refs = {name: load_run(name) for name in names}
@@ -186,7 +192,7 @@ def evaluate_runs(names: Sequence[str], games: int, seed: int, workers: int) -> 
     if builtin_names != opponents:
         raise ValueError(f"opponents differ: built-in {builtin_names}, reference {opponents}")
     overrides = DeckSpace.from_pool_file(use_stat_overrides=True).stat_overrides
-    records = play_runs(refs, games, seed, workers, overrides)
+    records = play_runs(refs, games, seed, workers, overrides, hide_deck_order)
     out = {}
     for name, ref in refs.items():
         good = [r for r in records[name] if r.error is None]
@@ -273,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all CPUs)")
     parser.add_argument("--json", metavar="OUT", help="also write every number to this JSON file")
+    parser.add_argument("--hide-deck-order", action="store_true",
+                        help="beam players plan on reshuffled decks, not knowing the next draw")
     args = parser.parse_args(argv)
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers must be positive")
@@ -283,14 +291,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from .errors import DeckError
     try:
-        runs = evaluate_runs(dict.fromkeys(args.runs or names), args.games, args.seed, args.workers)
+        runs = evaluate_runs(dict.fromkeys(args.runs or names), args.games, args.seed, args.workers,
+                             args.hide_deck_order)
     except DeckError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.hide_deck_order:
+        print("built-in planner: deck order hidden (--hide-deck-order)")
     print(format_report(runs, args.seed))
     if args.json:
         s = summary(runs)
-        Path(args.json).write_text(json.dumps(_plain({"games": args.games, "seed": args.seed, "runs": runs,
+        Path(args.json).write_text(json.dumps(_plain({"games": args.games, "seed": args.seed,
+                                                      "hide_deck_order": args.hide_deck_order, "runs": runs,
                                                       "summary": s}), indent=1))
     return 0
 

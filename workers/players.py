@@ -111,11 +111,14 @@ class BeamSearchPlayer:
                 line = [g.legal_actions()[0]]  # END is always legal
             for action in line:
                 before = g.random_events
+                decks = [len(p.deck) for p in g.players] if self.hide_deck_order else None
                 _act(g, action, tally)  # checked: a plan illegal for real is an engine bug
                 if self.observer is not None:
                     self.observer(g)
                 if g.done or g.current != me or g.random_events != before:
                     break  # turn over, or randomness happened: plan again
+                if decks is not None and [len(p.deck) for p in g.players] != decks:
+                    break  # a card came from (or went into) a deck the plan did not know: plan again
             if tally is not None:
                 tally.after_plan(g)
         if tally is not None:

@@ -110,3 +110,16 @@ def test_the_head_node_launcher_config_composes():
         cfg = compose("config", overrides=["hydra/launcher=head_node"], return_hydra_config=True)
     assert cfg.hydra.launcher.timeout_min == 900
     assert cfg.hydra.launcher._target_.endswith("SlurmLauncher")
+
+
+@pytest.mark.parametrize("value", ["1", "maybe", "'yes'"])
+def test_hide_deck_order_must_be_a_bool(value):
+    with pytest.raises(ConfigError, match="strategy.hide_deck_order must be true or false"):
+        validate(_cfg(f"strategy.hide_deck_order={value}"))
+
+
+def test_hide_deck_order_is_off_by_default_and_refused_with_sabberstone():
+    assert validate(_cfg()).strategy.hide_deck_order is False
+    assert validate(_cfg("strategy.hide_deck_order=true")).strategy.hide_deck_order is True
+    with pytest.raises(ConfigError, match="strategy.hide_deck_order=true needs engine=builtin"):
+        validate(_cfg("engine=sabberstone", "strategy.hide_deck_order=true"))
