@@ -9,7 +9,8 @@ engine, and per opponent and overall each statistic is printed as built-in mean 
 reference mean +- SE and z = (builtin - reference) / sqrt(se1^2 + se2^2). Per-game statistics
 (win rate, health difference, own turns) use SE = sample sd / sqrt(n); per-turn statistics
 (sum over games / sum of own turns) use the ratio estimator's delta-method SE. SabberStone's
-seeds cannot be replayed here, so the comparison is in distribution only. A card-usage table
+seeds cannot be replayed here, so the comparison is in distribution only; every run gets its
+own seed from `--seed` and its name, as the reference runs are independent samples. A card-usage table
 follows each run; the summary counts the per-opponent win rate, health difference, turns and
 hand size within 2 SE and gives each statistic's mean z over the runs. Games that raised in
 the engine are listed with their seeds and left out of the statistics. `--hide-deck-order`
@@ -24,6 +25,7 @@ import math
 import os
 import sys
 import time
+import zlib
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -149,6 +151,14 @@ def load_run(name: str) -> dict:
     return json.loads((REFERENCE / "runs" / f"{name}.json").read_text())
 
 
+def run_seed(seed: int, name: str) -> int:
+    """Each run's own seed: the reference runs are independent samples (a deck with and without
+    the overrides was played with other SabberStone seeds), so the built-in runs are too, and
+    a run's games depend only on (seed, run name), whichever runs are selected."""
+    from .engine.rng import derive
+    return derive(seed, zlib.crc32(name.encode()))
+
+
 def _play_chunk(deck: list[str], indices: list[int], seed: int, overrides: dict | None,
                 hide_deck_order: bool = False) -> list:
     from .evaluate import play_games
@@ -164,7 +174,7 @@ def play_runs(runs: dict[str, dict], games: int, seed: int, workers: int,
 
     def args(name, indices):
         ref = runs[name]
-        return (ref["deck"], indices, seed, overrides if ref["nerfs"] != "none" else None,
+        return (ref["deck"], indices, run_seed(seed, name), overrides if ref["nerfs"] != "none" else None,
                 hide_deck_order)
 
     started = time.perf_counter()
@@ -228,7 +238,7 @@ def format_report(runs: dict[str, dict], seed: int) -> str:
         stats = run["statistics"]
         b, r = stats["all"]["games"]
         lines.append(f"== {name} ({'classic stat overrides' if run['overrides'] else 'no stat overrides'}): "
-                     f"built-in {b} games (seed {seed}), reference {r} games")
+                     f"built-in {b} games (seed {run_seed(seed, name)}), reference {r} games")
         lines.append(f"{'opponent (games)':<26} {'statistic':<21}{'built-in':>18}{'reference':>19}{'z':>8}")
         for opp in run["opponents"] + ["all"]:
             for i, (s, _) in enumerate(STATISTICS):

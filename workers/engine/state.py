@@ -22,6 +22,7 @@ NO_TARGET = -1
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
 _first = itemgetter(0)
 _order = attrgetter("order")
+_uid = attrgetter("uid")
 
 
 class GameState:
@@ -45,22 +46,28 @@ class GameState:
         return new
 
     def state_hash(self) -> int:
-        """Hash of everything that matters to play; entity uids are left out so that two
-        states that differ only in which of two identical cards was used are the same."""
+        """Hash of the state as SabberStone's planner tells states apart (`Game.Hash` without
+        entity ids): the hand in creation order of its cards, so playing one or the other of
+        two identical cards can leave different hands, and each minion's order of play, so
+        the same minions played in another order make another state."""
         parts = [self.current, self.done, self.winner]
         for p in self.players:
             h = p.hero
             w = p.weapon
+            hand = p.hand
+            if len(hand) > 1:
+                hand = sorted(hand, key=_uid)
             parts.append((
                 h.health, h.armor, h.turn_atk, h.attacks, h.frozen, h.power_uses, p.mana,
                 p.max_mana, p.cards_played, p.minions_played, p.spell_discount, p.fatigue,
                 p.free_spells_turns, len(p.deck), p.pending_cards, p.died_this_turn,
                 (w.cdef.id, w.atk, w.durability) if w else None,
-                tuple(sorted(c.cdef.id + ("~%d" % c.cost_mod if c.cost_mod else "") for c in p.hand)),
+                tuple((c.cdef.id, c.cost_mod) for c in hand),
                 tuple(c.cdef.id for c in p.secrets),
-                tuple((m.cdef.id, m.atk, m.health, m.max_health, m.attacks, m.sick, m.frozen,
-                       m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
-                       m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of) for m in p.board),
+                tuple((m.cdef.id, m.order, m.atk, m.health, m.max_health, m.attacks, m.sick,
+                       m.frozen, m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
+                       m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
+                      for m in p.board),
             ))
         return hash(tuple(parts))
 
@@ -253,14 +260,9 @@ class GameState:
         board = p.board
         board_full = len(board) >= MAX_BOARD
         combo_active = p.cards_played > 0
-        seen_cards = set()
         modifiers = self.cost_modifiers()
         for i, card in enumerate(p.hand):
             cdef = card.cdef
-            key = (cdef.id, card.cost_mod) if card.cost_mod else cdef.id
-            if key in seen_cards:
-                continue  # an identical card earlier in hand gives the same plays
-            seen_cards.add(key)
             script = cdef.script
             ctype = cdef.type
             if script.cost is None and not modifiers:
