@@ -63,7 +63,6 @@ class Script:
     cost: Callable | None = None
     cost_aura: Callable | None = None
     requires: Callable | None = None
-    positional: bool = False  # adjacency matters: the player chooses board positions
     no_damage_freeze: bool = False  # FREEZE in the data is a battlecry's (Frost Elemental), not on damage
 
     @property

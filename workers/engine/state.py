@@ -1,9 +1,11 @@
 """The game state and its narrow interface: legal actions, apply, copy, hash, result.
 
-Rules follow Basic + Classic Hearthstone as of late 2019. Randomness lives in the state (`rng`,
-one int), so a copy carries its random stream; planners reseed copies so they cannot see real
-outcomes. Effects mark damage and deaths; `resolve` then removes the dead in play order, runs
-deathrattles and re-applies auras until nothing changes.
+Rules follow Basic + Classic Hearthstone as of late 2019, as SabberStone (the paper's
+simulator) plays them. Randomness lives in the state (`rng`, one int), so a copy carries its
+random stream; planners reseed copies so they cannot see real random outcomes (a deck's order
+is not random: it was shuffled at game start). Effects mark damage and deaths; `resolve` then
+removes the dead in play order, runs death triggers and deathrattles and re-applies auras until
+nothing changes.
 """
 from __future__ import annotations
 
@@ -210,14 +212,6 @@ class GameState:
             out = [e for e in out if spec.where(self, e)]
         return out
 
-    def _play_spec(self, p: Player, cdef: CardDef) -> TargetSpec | None:
-        script = cdef.script
-        if p.cards_played and script.combo is not None and script.combo_target is not None:
-            return script.combo_target
-        if p.cards_played and script.combo is not None:
-            return None
-        return script.target
-
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, END first, in a fixed order."""
@@ -276,7 +270,7 @@ class GameState:
                 continue
             if script.requires is not None and not script.requires(self, pi):
                 continue
-            # _play_spec, inline
+            # a combo card targets differently once another card was played this turn
             if combo_active and script.combo is not None:
                 spec = script.combo_target
             else:

@@ -111,7 +111,7 @@ def felstalker(g, owner, me, target):
     g.discard_random(owner, 1)
 
 
-@battlecry("EX1_304", positional=True)
+@battlecry("EX1_304")
 def void_terror(g, owner, me, target):
     for m in g.adjacent(me):
         if g.alive(m):

@@ -110,7 +110,7 @@ def bloodsail_raider(g, owner, me, target):
         g.buff(me, atk=w.atk + w.aura_atk)
 
 
-@battlecry("EX1_058", positional=True)
+@battlecry("EX1_058")
 def sunfury_protector(g, owner, me, target):
     for m in g.adjacent(me):
         m.taunt = True
@@ -135,7 +135,7 @@ def youthful_brewmaster(g, owner, me, target):
         g.return_to_hand(target)
 
 
-@aura("EX1_162", positional=True)
+@aura("EX1_162")
 def dire_wolf_alpha(g, owner, me):
     for m in g.adjacent(me):
         m.aura_atk += 1

@@ -131,7 +131,7 @@ def razorfen_hunter(g, owner, me, target):
     g.summon(owner, "CS2_boar", g.position_of(me) + 1)
 
 
-@battlecry("EX1_093", positional=True)
+@battlecry("EX1_093")
 def defender_of_argus(g, owner, me, target):
     for m in g.adjacent(me):
         g.buff(m, 1, 1)

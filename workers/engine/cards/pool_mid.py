@@ -45,7 +45,7 @@ def spellbreaker(g, owner, me, target):
         g.silence(target)
 
 
-@battlecry("EX1_584", positional=True)
+@battlecry("EX1_584")
 def ancient_mage(g, owner, me, target):
     for m in g.adjacent(me):
         m.spell_damage += 1  # an enchantment: silence resets spell_damage to 0
