@@ -210,7 +210,7 @@ def test_void_terror_eats_both_neighbours():
     play(g, "EX1_304", position=2)  # between the Yeti and the Footman
     assert board_ids(g) == [CROC, "EX1_304"]
     terror = minion(g, 0, "EX1_304")
-    assert (terror.atk, terror.health) == (3 + 4 + 1, 3 + 3 + 2)
+    assert (terror.atk, terror.health) == (3 + 4 + 1, 3 + 5 + 2)  # maximum Health, as SabberStone
     assert minion(g, 0, CROC).health == 3
 
     g = make_game(hand=["EX1_304"], board=[CROC])

@@ -113,9 +113,10 @@ def felstalker(g, owner, me, target):
 
 @battlecry("EX1_304")
 def void_terror(g, owner, me, target):
+    # SabberStone reads the neighbours' Health tag, their maximum Health, not what is left of it.
     for m in g.adjacent(me):
         if g.alive(m):
-            g.buff(me, m.atk, m.health)
+            g.buff(me, m.atk, m.max_health)
             g.destroy(m)
 
 
