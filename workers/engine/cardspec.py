@@ -63,7 +63,6 @@ class Script:
     cost: Callable | None = None
     cost_aura: Callable | None = None
     requires: Callable | None = None
-    no_damage_freeze: bool = False  # FREEZE in the data is a battlecry's (Frost Elemental), not on damage
 
     @property
     def events(self) -> frozenset:

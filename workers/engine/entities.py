@@ -140,7 +140,7 @@ class Weapon:
 
 class Hero:
     __slots__ = ("uid", "cdef", "owner", "health", "max_health", "armor", "turn_atk", "attacks",
-                 "frozen", "power", "power_uses")
+                 "frozen", "power", "power_uses", "destroyed")
 
     def __init__(self, uid: int, cdef: CardDef, owner: int, power: CardDef):
         self.uid = uid
@@ -154,6 +154,7 @@ class Hero:
         self.frozen = False
         self.power = power
         self.power_uses = 0
+        self.destroyed = False  # by a poisonous minion it attacked (SabberStone), whatever its Health
 
     # copy() is generated from __slots__ below the class.
 
@@ -198,7 +199,7 @@ class Player:
         self.minions_played = 0  # this turn, for Pint-Sized Summoner
         self.spell_discount = 0  # Preparation: next spell this turn costs that much less
         self.free_spells_turns = 0  # Millhouse Manastorm: spells cost (0) during this many own turns
-        self.pending_cards = ()  # card ids put in hand at the start of this player's next turn (Headcrack)
+        self.pending_cards = ()  # card ids put in hand at the end of this turn (Headcrack's combo)
         self.died_this_turn = ()  # card ids of own minions that died this turn, in order (Whitemane)
         self.turns = 0  # own turns started
         self.drawn_this_turn = 0  # cards drawn (burnt ones too) since the current turn started

@@ -369,24 +369,37 @@ class GameState:
         target = self.entity(target_uid) if target_uid != NO_TARGET else None
         script = cdef.script
         effect = script.combo if combo_active and script.combo is not None else script.play
-        self.fire("play_card", pi, card)
         if cdef.type == "MINION":
+            # SabberStone's order: the minion takes its place, "whenever you play a card"
+            # triggers, the battlecry, its deaths, then "after you summon" triggers.
             p.minions_played += 1
             if position < 0 or position > len(p.board):
                 position = len(p.board)
-            minion = self.summon(pi, cdef, position, announce=False)
+            minion = self.summon(pi, cdef, position, announce=False, uid=card.uid)
+            self.fire("play_card", pi, card)
             if effect is not None and minion is not None:
                 if target is None or self.alive(target):
                     effect(self, pi, minion, target)
             if minion is not None:
-                self.fire("summon", minion)
-        elif cdef.type == "SPELL":
+                self.resolve()
+                if self.done:
+                    return
+                if minion in p.board:
+                    self.fire("summon", minion)
+            return
+        self.fire("play_card", pi, card)
+        if cdef.type == "SPELL":
             self.fire("cast_spell", pi, card)
             if cdef.is_secret:
                 p.secrets.append(card)
                 self.fire("secret_played", pi, card)
             elif effect is not None and (target is None or self.alive(target)):
                 effect(self, pi, card, target)
+                # SabberStone processes the spell's deaths (and their deathrattles) before its
+                # "after you cast a spell" triggers.
+                self.resolve()
+                if self.done:
+                    return
             self.fire("after_spell", pi, card)
         elif cdef.type == "WEAPON":
             new_weapon = Weapon(card.uid, cdef)
@@ -416,19 +429,28 @@ class GameState:
             return
         attacker.attacks += 1
         if isinstance(attacker, Hero):
-            atk = self.hero_atk(p)
-            self.damage(attacker, defender, atk)
+            self._hit(attacker, defender, self.hero_atk(p))
             if not isinstance(defender, Hero) and defender.atk > 0:
-                self.damage(defender, attacker, defender.atk)
+                self._hit(defender, attacker, defender.atk, counter=True)
             if p.weapon is not None:
                 p.weapon.durability -= 1
         else:
             attacker.stealth = False
-            atk = attacker.atk
-            self.damage(attacker, defender, atk)
+            self._hit(attacker, defender, attacker.atk)
             if not isinstance(defender, Hero) and defender.atk > 0:
-                self.damage(defender, attacker, defender.atk)
+                self._hit(defender, attacker, defender.atk, counter=True)
         self.fire("after_attack", attacker, defender)
+
+    def _hit(self, source, target, amount: int, counter: bool = False) -> None:
+        """One blow of a fight (`counter`: the defender's). Freeze and Poisonous act in combat
+        only, as in SabberStone, where a poisonous minion also destroys a hero that attacked it
+        and was hurt (a SabberStone quirk: the hero's player loses)."""
+        taken = self.damage(source, target, amount)
+        if isinstance(source, Minion):
+            if taken and "FREEZE" in source.cdef.keywords:  # even when silenced
+                target.frozen = True
+            if taken and source.poisonous and (counter or isinstance(target, Minion)):
+                target.destroyed = True
 
     # ------------------------------------------------------------------ effects
     def damage(self, source, target, amount: int) -> int:
@@ -446,12 +468,6 @@ class GameState:
                 return 0
             taken = amount
             target.damage += amount
-        if source is not None and not isinstance(source, Card) and getattr(source, "cdef", None) \
-                and "FREEZE" in source.cdef.keywords and not getattr(source, "silenced", False) \
-                and not source.cdef.script.no_damage_freeze:
-            target.frozen = True
-        if taken and isinstance(source, Minion) and source.poisonous and not isinstance(target, Hero):
-            target.destroyed = True
         if taken:
             self.fire("damage", target, taken, source)
         return taken
@@ -484,10 +500,15 @@ class GameState:
         minion.silenced = True
         # Losing a health buff lowers max health; current health drops only to the new max.
         # (A negative bonus, e.g. a swapped Health, raises max health and leaves damage alone.)
-        minion.damage = max(0, minion.damage - max(0, minion.health_bonus))
+        # SabberStone also takes away damage as large as the current health aura.
+        minion.damage = max(0, minion.damage - max(0, minion.health_bonus + minion.aura_health))
         minion.atk_bonus = minion.health_bonus = minion.turn_atk = 0
         minion.taunt = minion.divine_shield = minion.stealth = minion.windfury = False
-        minion.charge = minion.cant_attack = minion.frozen = minion.poisonous = False
+        minion.charge = minion.frozen = False
+        # What the card has by itself stays in SabberStone: Poisonous, Can't Attack (and Freeze).
+        keywords = minion.cdef.keywords
+        minion.poisonous = "POISONOUS" in keywords
+        minion.cant_attack = "CANT_ATTACK" in keywords
         minion.stealth_until_next_turn = False
         minion.destroy_at_start_of = -1
         minion.spell_damage = 0
@@ -504,15 +525,16 @@ class GameState:
         return new
 
     def summon(self, owner: int, cdef: CardDef | str, position: int | None = None,
-               announce: bool = True) -> Minion | None:
-        """Put a new minion on `owner`'s board; None when the board is full."""
+               announce: bool = True, uid: int | None = None) -> Minion | None:
+        """Put a new minion on `owner`'s board; None when the board is full. A minion played
+        from hand keeps its card's `uid`."""
         if isinstance(cdef, str):
             cdef = self.library[cdef]
         board = self.players[owner].board
         if len(board) >= MAX_BOARD:
             return None
         self.next_order += 1
-        minion = Minion(self.new_uid(), cdef, owner, self.next_order)
+        minion = Minion(self.new_uid() if uid is None else uid, cdef, owner, self.next_order)
         if position is None or position > len(board):
             position = len(board)
         board.insert(position, minion)
@@ -569,17 +591,18 @@ class GameState:
             p.hand.append(Card(self.new_uid(), minion.cdef))
 
     def take_control(self, minion: Minion, new_owner: int) -> None:
-        old = self.players[minion.owner].board
+        """Move a minion to `new_owner`'s board; with that board full it is destroyed where it
+        stands (SabberStone), its deathrattle on its old side."""
         new = self.players[new_owner].board
-        old.remove(minion)
         if len(new) >= MAX_BOARD:
             minion.destroyed = True
-            minion.owner = new_owner
-            new.append(minion)  # removed at once by resolve, deathrattle on its new side
             return
+        self.players[minion.owner].board.remove(minion)
         minion.owner = new_owner
         minion.sick = True
         minion.attacks = 0
+        self.next_order += 1
+        minion.order = self.next_order  # it enters a board: a new order of play, as in SabberStone
         new.append(minion)
 
     def equip(self, owner: int, new_weapon: Weapon | str) -> Weapon:
@@ -747,7 +770,7 @@ class GameState:
                 self.fire("death", m, positions[m.uid])
                 for fn in m.deathrattles:
                     fn(self, m.owner, m, positions[m.uid])
-        h0, h1 = self.players[0].hero.health <= 0, self.players[1].hero.health <= 0
+        h0, h1 = (h.health <= 0 or h.destroyed for h in (self.players[0].hero, self.players[1].hero))
         if h0 or h1:
             self.done = True
             self.winner = -1 if (h0 and h1) else (1 if h0 else 0)
@@ -773,16 +796,12 @@ class GameState:
             m.sick = False
             if m.stealth_until_next_turn:
                 m.stealth = m.stealth_until_next_turn = False
-        doomed = False
-        for side in self.players:  # "at the start of your next turn, destroy it" (Nightmare)
-            for m in side.board:
+        changed = self.fire("turn_start", pi)
+        for side in self.players:  # "at the start of your next turn, destroy it" (Nightmare),
+            for m in side.board:  # after the minions' own start-of-turn effects, as in SabberStone
                 if m.destroy_at_start_of == pi:
-                    m.destroyed = doomed = True
-        if p.pending_cards:
-            pending, p.pending_cards = p.pending_cards, ()
-            for card_id in pending:
-                self.give(pi, card_id)
-        if self.fire("turn_start", pi) or doomed:
+                    m.destroyed = changed = True
+        if changed:
             self.resolve()
             if self.done:
                 return
@@ -796,6 +815,10 @@ class GameState:
             self.resolve()  # (as in attack: a no-op when no hook ran)
         if self.done:
             return
+        if p.pending_cards:  # Headcrack's combo: back in hand at the end of this turn (SabberStone)
+            pending, p.pending_cards = p.pending_cards, ()
+            for card_id in pending:
+                self.give(pi, card_id)
         for side in self.players:
             side.hero.turn_atk = 0
             for m in side.board:

@@ -113,11 +113,11 @@ def test_conceal_gives_stealth_until_the_next_turn():
     assert targets == {g.players[0].hero.uid}
     end_turn(g)
     assert not croc.stealth  # worn off at the start of my next turn
-    assert worgen.stealth  # its own Stealth stays
+    assert not worgen.stealth  # SabberStone: its own Stealth goes too
 
 
 @covers("EX1_124")
-def test_eviscerate_deals_two_or_four_with_combo_plus_spell_damage():
+def test_eviscerate_deals_two_or_four_with_combo_and_no_spell_damage():
     g = make_game(hand=["EX1_124", "EX1_124"])
     enemy = g.players[1].hero
     play(g, "EX1_124", enemy)
@@ -127,7 +127,7 @@ def test_eviscerate_deals_two_or_four_with_combo_plus_spell_damage():
 
     g = make_game(hand=["EX1_124"], board=[KOBOLD])
     play(g, "EX1_124", g.players[1].hero)
-    assert g.players[1].hero.health == 27
+    assert g.players[1].hero.health == 28  # SabberStone adds no Spell Damage
 
 
 @covers("EX1_581")
@@ -203,7 +203,7 @@ def test_felstalker_discards_one_random_card():
 
 
 @covers("EX1_304")
-def test_void_terror_eats_both_neighbours():
+def test_void_terror_eats_both_neighbours_and_only_two():
     g = make_game(hand=["EX1_304"], board=[CROC, YETI, FOOTMAN])
     yeti = minion(g, 0, YETI)
     yeti.damage = 2
@@ -215,8 +215,8 @@ def test_void_terror_eats_both_neighbours():
 
     g = make_game(hand=["EX1_304"], board=[CROC])
     play(g, "EX1_304", position=0)
-    terror = minion(g, 0, "EX1_304")
-    assert board_ids(g) == ["EX1_304"] and (terror.atk, terror.health) == (5, 6)
+    terror = minion(g, 0, "EX1_304")  # SabberStone: with one neighbour nothing happens
+    assert board_ids(g) == ["EX1_304", CROC] and (terror.atk, terror.health) == (3, 3)
 
 
 @covers("EX1_310")

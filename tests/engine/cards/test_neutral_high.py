@@ -389,7 +389,7 @@ def test_betrayal_makes_an_enemy_minion_hit_its_neighbours():
 
 
 @covers("EX1_137")
-def test_headcrack_returns_next_turn_only_with_combo():
+def test_headcrack_returns_at_the_end_of_the_turn_only_with_combo():
     g = make_game(hand=["EX1_137"])
     play(g, "EX1_137")
     assert g.players[1].hero.health == 28
@@ -400,10 +400,10 @@ def test_headcrack_returns_next_turn_only_with_combo():
     g = make_game(hand=[COIN, "EX1_137"], board=["CS2_142"])
     play(g, COIN)
     play(g, "EX1_137")
-    assert g.players[1].hero.health == 27  # 2 + Spell Damage
+    assert g.players[1].hero.health == 28  # no Spell Damage in SabberStone
     assert not g.players[0].hand
-    end_turn(g)
-    assert "EX1_137" not in [c.cdef.id for c in g.players[0].hand]
+    end_turn(g)  # back at the end of this turn, as SabberStone does it
+    assert [c.cdef.id for c in g.players[0].hand] == ["EX1_137"]
     end_turn(g)
     assert [c.cdef.id for c in g.players[0].hand].count("EX1_137") == 1
     end_turn(g)
@@ -427,7 +427,7 @@ def test_sprint_draws_four():
 
 
 @covers("EX1_133")
-def test_perditions_blade_deals_one_or_two_with_combo():
+def test_perditions_blade_deals_one_even_with_combo():
     g = make_game(hand=["EX1_133"], enemy_board=[YETI])
     yeti = minion(g, 1, YETI)
     play(g, "EX1_133", yeti)
@@ -439,7 +439,7 @@ def test_perditions_blade_deals_one_or_two_with_combo():
     yeti = minion(g, 1, YETI)
     play(g, COIN)
     play(g, "EX1_133", yeti)
-    assert yeti.health == 3
+    assert yeti.health == 4  # SabberStone never runs a weapon's Combo
 
 
 @covers("CS2_080")

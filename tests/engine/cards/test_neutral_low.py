@@ -216,7 +216,10 @@ def test_southsea_deckhand_has_charge_only_with_a_weapon():
     assert g.players[1].hero.health == 28
     g.destroy_weapon(0)
     g.resolve()
-    assert not first.can_attack()
+    assert first.can_attack()  # SabberStone: losing the Charge does not exhaust it again
+    g = make_game(hand=["CS2_146"], classes=("ROGUE", "HUNTER"))
+    play(g, "CS2_146")  # never had a weapon: sick as any minion
+    assert not g.players[0].board[0].can_attack()
 
 
 @covers("EX1_076")

@@ -118,13 +118,13 @@ def test_blood_knight_without_shields_stays_three_three():
 
 
 @covers("EX1_103")
-def test_coldlight_seer_gives_other_friendly_murlocs_two_health():
+def test_coldlight_seer_gives_friendly_murlocs_two_health_itself_too():
     g = make_game(hand=["EX1_103"], board=[RAIDER, CROC], enemy_board=[RAIDER])
     play(g, "EX1_103")
     assert minion(g, 0, RAIDER).health == 3
     assert minion(g, 0, CROC).health == 3
     assert minion(g, 1, RAIDER).health == 1
-    assert minion(g, 0, "EX1_103").health == 3
+    assert minion(g, 0, "EX1_103").health == 5  # SabberStone buffs the Seer as well
     assert minion(g, 0, RAIDER).max_health == 3  # a permanent buff, not an aura
 
 

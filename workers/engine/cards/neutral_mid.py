@@ -72,14 +72,15 @@ def blood_knight(g, owner, me, target):
 
 @trigger("EX1_044", "play_card")
 def questing_adventurer(g, owner, me, player, card):
-    if player == owner:
+    if player == owner and card.uid != me.uid:  # not for its own play
         g.buff(me, 1, 1)
 
 
 @battlecry("EX1_103")
 def coldlight_seer(g, owner, me, target):
+    # "Your other Murlocs", but SabberStone buffs every friendly Murloc, the Seer too.
     for m in g.players[owner].board:
-        if m is not me and _is(m, "MURLOC"):
+        if _is(m, "MURLOC"):
             g.buff(m, 0, 2)
 
 
@@ -103,7 +104,8 @@ def flesheating_ghoul(g, owner, me, dead, position):
 @trigger("EX1_102", "turn_start")
 def demolisher(g, owner, me, player):
     if player == owner:
-        enemy = g.choice([c for c in g.characters(1 - owner) if g.alive(c)])
+        # SabberStone's pool: the enemy hero and every enemy minion, doomed ones included.
+        enemy = g.choice(g.characters(1 - owner))
         if enemy is not None:
             g.damage(me, enemy, 2)
 

@@ -42,8 +42,8 @@ def cairne_bloodhoof(g, owner, me, position):
     g.summon(owner, "EX1_110t", position)
 
 
-# The data gives Frost Elemental FREEZE for its battlecry; its attacks must not freeze.
-@battlecry("EX1_283", target=CHARACTER, no_damage_freeze=True)  # Frost Elemental
+# The data gives Frost Elemental FREEZE for its battlecry, so in SabberStone its fights freeze too.
+@battlecry("EX1_283", target=CHARACTER)  # Frost Elemental
 def frost_elemental(g, owner, me, target):
     if target is not None:
         g.freeze(target)
@@ -51,12 +51,10 @@ def frost_elemental(g, owner, me, target):
 
 @battlecry("EX1_190")  # High Inquisitor Whitemane
 def whitemane(g, owner, me, target):
-    # Fresh copies, in the order they died, to her right (as many as fit).
-    position = g.position_of(me) + 1
+    # Fresh copies, in the order they died, at the right end (as SabberStone summons them).
     for card_id in g.players[owner].died_this_turn:
-        if g.summon(owner, card_id, position) is None:
+        if g.summon(owner, card_id) is None:
             break
-        position += 1
 
 
 _BEASTS = {}  # id(library) -> (library, collectible Beast ids)
@@ -76,7 +74,7 @@ def _beast_pool(g):
 def barrens_stablehand(g, owner, me, target):
     beast = g.choice(_beast_pool(g))
     if beast is not None:
-        g.summon(owner, beast, g.position_of(me) + 1)
+        g.summon(owner, beast)  # at the right end, as SabberStone summons it
 
 
 @trigger("EX1_187", "cast_spell")  # Arcane Devourer: before the spell resolves
@@ -92,9 +90,8 @@ def gruul(g, owner, me, player):
 
 @battlecry("NEW1_030")  # Deathwing
 def deathwing(g, owner, me, target):
-    for m in g.minions():
-        if m is not me:
-            g.destroy(m)
+    for m in g.minions():  # SabberStone destroys Deathwing too ("all other minions" says the text)
+        g.destroy(m)
     g.players[owner].hand.clear()
 
 

@@ -62,6 +62,8 @@ def crazed_alchemist(g, owner, me, target):
     target.atk_bonus = new_atk - target.base_atk
     target.health_bonus = new_health - target.base_health
     target.damage = 0
+    if new_health == 0:
+        target.destroyed = True  # SabberStone: set to 0 Health, it dies whatever auras give it
 
 
 @cost_aura("EX1_616")  # Mana Wraith
@@ -79,7 +81,8 @@ def alarm_o_bot(g, owner, me, player):
         return
     position = p.board.index(me)
     p.board.remove(me)
-    p.hand[p.hand.index(pick)] = Card(g.new_uid(), me.cdef)
+    p.hand.remove(pick)
+    p.hand.append(Card(g.new_uid(), me.cdef))  # at the end of the hand, as in SabberStone
     g.summon(owner, pick.cdef, position)
 
 

@@ -67,11 +67,13 @@ def cult_master(g, owner, me, dead, position):
         g.draw(owner)
 
 
-# What a copy takes from the original: card, stats, enchantments, damage, keywords and
-# silence. It keeps its own identity, play order and exhaustion; frozen and auras stay its own.
+# What a copy takes from the original, as SabberStone copies it: card, stats, enchantments,
+# damage, keywords (Frozen too) and silence; not the timed effects (Nightmare's end, Conceal's
+# end), whose triggers SabberStone does not copy. It keeps its own identity, play order and
+# exhaustion; auras stay its own.
 _COPIED = tuple(s for s in Minion.__slots__ if s not in (
-    "uid", "owner", "order", "sick", "attacks", "destroyed", "frozen",
-    "aura_atk", "aura_health", "aura_charge", "aura_windfury"))
+    "uid", "owner", "order", "sick", "attacks", "destroyed", "destroy_at_start_of",
+    "stealth_until_next_turn", "aura_atk", "aura_health", "aura_charge", "aura_windfury"))
 
 
 @battlecry("EX1_564", target=MINION)
