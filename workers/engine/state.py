@@ -93,7 +93,11 @@ class GameState:
             items[i], items[j] = items[j], items[i]
 
     def sample(self, items, k: int) -> list:
+        """`k` distinct items at random; all of them, in order and with no random event, when
+        there are no more than `k` (SabberStone's random tasks are random only then)."""
         pool = list(items)
+        if len(pool) <= k:
+            return pool
         picked = []
         while pool and len(picked) < k:
             picked.append(pool.pop(self.rand(len(pool))))
