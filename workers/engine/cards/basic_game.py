@@ -31,5 +31,5 @@ define("CS2_101t")  # Silver Hand Recruit
 
 @hero_power("CS2_056")
 def life_tap(g, owner, hero, target):
+    g.damage(None, g.players[owner].hero, 2)  # the damage first, as SabberStone
     g.draw(owner)
-    g.damage(None, g.players[owner].hero, 2)
