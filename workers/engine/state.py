@@ -425,24 +425,26 @@ class GameState:
     def attack(self, attacker, defender) -> None:
         pi = self.current
         p = self.players[pi]
-        if self.fire("attack", attacker, defender):
-            self.resolve()  # (actions start from a resolved state: with no hook run, a no-op)
+        # SabberStone processes no deaths between "when ... attacks" triggers and the blows: a
+        # fighter they doomed cancels the attack, the rest waits until after the fight.
+        self.fire("attack", attacker, defender)
         if self.done or not self.alive(attacker) or not self.alive(defender):
             if isinstance(attacker, Hero) or attacker in p.board:
                 attacker.attacks += 1
             return
         attacker.attacks += 1
+        counter = defender.atk if not isinstance(defender, Hero) else 0  # read before the blows
         if isinstance(attacker, Hero):
             self._hit(attacker, defender, self.hero_atk(p))
-            if not isinstance(defender, Hero) and defender.atk > 0:
-                self._hit(defender, attacker, defender.atk, counter=True)
+            if counter > 0:
+                self._hit(defender, attacker, counter, counter=True)
             if p.weapon is not None:
                 p.weapon.durability -= 1
         else:
             attacker.stealth = False
             self._hit(attacker, defender, attacker.atk)
-            if not isinstance(defender, Hero) and defender.atk > 0:
-                self._hit(defender, attacker, defender.atk, counter=True)
+            if counter > 0:
+                self._hit(defender, attacker, counter, counter=True)
         self.fire("after_attack", attacker, defender)
 
     def _hit(self, source, target, amount: int, counter: bool = False) -> None:
@@ -519,12 +521,13 @@ class GameState:
         minion.deathrattles = ()
 
     def transform(self, minion: Minion, card_id: str) -> Minion:
-        """Replace a minion with a fresh one of another card, in place (keeps exhaustion)."""
+        """Replace a minion with a fresh one of another card, in place. As in SabberStone, it
+        is exhausted (unless it has Charge), has not attacked, and stays frozen if it was."""
         board = self.players[minion.owner].board
         i = board.index(minion)
         new = Minion(self.new_uid(), self.library[card_id], minion.owner, minion.order)
-        new.sick = minion.sick
-        new.attacks = minion.attacks
+        new.sick = not new.charge
+        new.frozen = minion.frozen
         board[i] = new
         return new
 
@@ -539,6 +542,7 @@ class GameState:
             return None
         self.next_order += 1
         minion = Minion(self.new_uid() if uid is None else uid, cdef, owner, self.next_order)
+        minion.sick = not minion.charge  # SabberStone: a silence later does not exhaust it
         if position is None or position > len(board):
             position = len(board)
         board.insert(position, minion)
@@ -603,7 +607,7 @@ class GameState:
             return
         self.players[minion.owner].board.remove(minion)
         minion.owner = new_owner
-        minion.sick = True
+        minion.sick = not minion.charge
         minion.attacks = 0
         self.next_order += 1
         minion.order = self.next_order  # it enters a board: a new order of play, as in SabberStone
@@ -650,7 +654,9 @@ class GameState:
         for p in self.players:
             for m in p.board:
                 triggers = m.cdef.triggers
-                if event in triggers and not m.silenced and not m.destroyed:
+                # A minion about to die still reacts, except to deaths (SabberStone).
+                if event in triggers and not m.silenced and (event != "death" or (
+                        not m.destroyed and m.health > 0)):
                     if listeners is None:
                         listeners = []
                     listeners.append((m.order, m.owner, m, triggers[event]))

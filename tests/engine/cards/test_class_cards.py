@@ -404,7 +404,10 @@ def test_tundra_rhino_gives_beasts_charge():
     assert g.players[1].hero.health == 27
     g.silence(rhino)
     g.resolve()
-    assert not rhino.can_attack()
+    assert rhino.can_attack()  # SabberStone: losing the Charge does not exhaust it again
+    g = make_game(hand=[RAPTOR], sick=True)
+    play(g, RAPTOR)
+    assert not minion(g, 0, RAPTOR).can_attack()  # no Rhino, no Charge
 
 
 @covers("EX1_543")

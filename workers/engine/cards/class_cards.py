@@ -215,6 +215,7 @@ def tundra_rhino(g, owner, me):
     for m in g.players[owner].board:
         if _is_beast(m):
             m.aura_charge = True
+            m.sick = False  # SabberStone: losing the Charge later does not exhaust it again
 
 
 define("EX1_543")  # King Krush: Charge

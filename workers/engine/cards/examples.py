@@ -51,7 +51,8 @@ def snake_trap(g, owner, card, attacker, defender):
     if defender.owner != owner or defender is g.players[owner].hero:
         return False
     for _ in range(3):
-        g.summon(owner, "EX1_554t")
+        if g.summon(owner, "EX1_554t") is None:
+            return False  # SabberStone: a full board stops it before the secret is used up
     return True
 
 
