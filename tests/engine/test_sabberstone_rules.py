@@ -6,11 +6,13 @@ from workers.evaluate import card_library, load_opponents, miracle_rogue, play_o
 from workers.players import BeamSearchPlayer
 from workers.scores import NeuralNetScore, aggro_score, state_features
 from workers.tally import Tally
-from .scenario import FILLER, end_turn, make_game, minion, play
+from .scenario import FILLER, attack, end_turn, make_game, minion, play
 
 CULT_MASTER, LOOT_HOARDER, ALARM_O_BOT = "EX1_595", "EX1_096", "EX1_006"
 FROST_ELEMENTAL, DEADLY_POISON = "EX1_283", "CS2_074"
 SHATTERED_SUN_CLERIC = "EX1_019"  # 3 mana 3/2, Battlecry: give a friendly minion +1/+1
+ABOMINATION, ACOLYTE, PYROMANCER = "EX1_097", "EX1_007", "NEW1_020"
+GURUBASHI, LEPER_GNOME = "EX1_399", "EX1_029"
 
 
 def test_mulligan_keeps_the_cards_costing_more_than_three_and_replaces_the_others():
@@ -164,3 +166,61 @@ def test_a_protocol_game_reports_the_evaluated_players_statistics():
     assert own.turns <= tally.cards_drawn  # at least one per turn
     assert tally.mana_spent <= tally.mana_available + 10 * own.turns
     assert 0 < tally.hand_size_sum <= 10 * own.turns
+
+
+def test_lethal_damage_sticks_even_if_healed_before_deaths_are_processed():
+    g = make_game(board=[FILLER])
+    croc = minion(g, 0, FILLER)
+    g.damage(None, croc, 3)
+    g.heal(croc, 3)
+    g.resolve()
+    assert croc not in g.players[0].board
+
+
+def test_the_first_dead_hero_decides_the_game():
+    # The enemy hero dies in the same step as a Leper Gnome whose deathrattle would then kill
+    # ours: SabberStone checks the heroes before the deathrattles run.
+    g = make_game(enemy_board=[LEPER_GNOME])
+    g.players[0].hero.health = 2
+    g.damage(None, g.players[1].hero, 30)
+    minion(g, 1, LEPER_GNOME).destroyed = True
+    g.resolve()
+    assert g.done and g.winner == 0
+
+
+def test_death_listeners_are_chosen_before_the_deathrattles_run():
+    # Abomination's deathrattle kills Cult Master, which still draws for the Crocolisk that
+    # died in the same round.
+    g = make_game(board=[CULT_MASTER, ABOMINATION, FILLER], deck=[FILLER] * 5)
+    minion(g, 0, ABOMINATION).destroyed = True
+    minion(g, 0, FILLER).destroyed = True
+    hand = len(g.players[0].hand)
+    g.resolve()
+    assert len(g.players[0].hand) == hand + 2
+    assert not g.players[0].board
+
+
+def test_a_spells_deaths_come_before_after_cast_triggers():
+    g = make_game(hand=["EX1_124"], board=[PYROMANCER, ACOLYTE], deck=[FILLER] * 5)
+    acolyte = minion(g, 0, ACOLYTE)
+    acolyte.damage = 2
+    hand = len(g.players[0].hand) - 1
+    play(g, "EX1_124", acolyte)
+    assert len(g.players[0].hand) == hand + 1  # one draw: it was gone before the ping
+    assert minion(g, 0, PYROMANCER).health == 1
+
+
+def test_the_counter_blow_uses_the_attack_from_before_the_blows():
+    g = make_game(board=[FILLER], enemy_board=[GURUBASHI])
+    croc = minion(g, 0, FILLER)
+    attack(g, croc, minion(g, 1, GURUBASHI))
+    assert croc.health == 1  # hit back for 2, not the 5 it had once it was hurt
+
+
+def test_snake_trap_stays_when_the_board_fills():
+    g = make_game(board=[FILLER], enemy_board=[FILLER] * 5, enemy_hand=["EX1_554"])
+    end_turn(g)
+    play(g, "EX1_554")
+    end_turn(g)
+    attack(g, minion(g, 0, FILLER), g.players[1].board[0])
+    assert len(g.players[1].board) == 7 and g.players[1].secrets  # not used up

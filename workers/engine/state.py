@@ -380,7 +380,10 @@ class GameState:
             if position < 0 or position > len(p.board):
                 position = len(p.board)
             minion = self.summon(pi, cdef, position, announce=False, uid=card.uid)
-            self.fire("play_card", pi, card)
+            if self.fire("play_card", pi, card):
+                self.resolve()  # their deaths come before the battlecry
+                if self.done:
+                    return
             if effect is not None and minion is not None:
                 if target is None or self.alive(target):
                     effect(self, pi, minion, target)
@@ -391,9 +394,14 @@ class GameState:
                 if minion in p.board:
                     self.fire("summon", minion)
             return
-        self.fire("play_card", pi, card)
         if cdef.type == "SPELL":
-            self.fire("cast_spell", pi, card)
+            # "Whenever you cast a spell" before "whenever you play a card", then their deaths,
+            # then the spell (SabberStone's order).
+            ran = self.fire("cast_spell", pi, card)
+            if self.fire("play_card", pi, card) or ran:
+                self.resolve()
+                if self.done:
+                    return
             if cdef.is_secret:
                 p.secrets.append(card)
                 self.fire("secret_played", pi, card)
@@ -406,6 +414,10 @@ class GameState:
                     return
             self.fire("after_spell", pi, card)
         elif cdef.type == "WEAPON":
+            if self.fire("play_card", pi, card):
+                self.resolve()
+                if self.done:
+                    return
             new_weapon = Weapon(card.uid, cdef)
             if effect is not None:
                 effect(self, pi, new_weapon, target)
@@ -468,12 +480,16 @@ class GameState:
             target.armor -= absorbed
             taken = amount - absorbed
             target.health -= taken
+            if target.health <= 0:
+                target.destroyed = True  # as for minions: healing it later does not save it
         else:
             if target.divine_shield:
                 target.divine_shield = False
                 return 0
             taken = amount
             target.damage += amount
+            if target.health <= 0:
+                target.destroyed = True  # lethal damage sticks: a later heal or buff is too late
         if taken:
             self.fire("damage", target, taken, source)
         return taken
@@ -650,30 +666,11 @@ class GameState:
         attack/after_attack (attacker, defender); turn_start/turn_end (player)."""
         if event not in HEARD_EVENTS:
             return False  # no card listens to it
-        listeners = None  # most events have no listener here: no list, no sort
-        for p in self.players:
-            for m in p.board:
-                triggers = m.cdef.triggers
-                # A minion about to die still reacts, except to deaths (SabberStone).
-                if event in triggers and not m.silenced and (event != "death" or (
-                        not m.destroyed and m.health > 0)):
-                    if listeners is None:
-                        listeners = []
-                    listeners.append((m.order, m.owner, m, triggers[event]))
-            w = p.weapon
-            if w is not None:
-                triggers = w.cdef.triggers
-                if event in triggers:
-                    if listeners is None:
-                        listeners = []
-                    listeners.append((0, p.index, w, triggers[event]))
-        if listeners is not None:
-            if len(listeners) > 1:
-                listeners.sort(key=_first)
-            for _, owner, me, hooks in listeners:
-                for hook in hooks:
-                    hook(self, owner, me, *args)
-        ran = listeners is not None
+        listeners = self._listeners(event)
+        for owner, me, hooks in listeners:
+            for hook in hooks:
+                hook(self, owner, me, *args)
+        ran = bool(listeners)
         # Secrets only trigger on their owner's opponent's turn.
         waiting = self.players[1 - self.current].secrets
         if waiting:
@@ -685,6 +682,27 @@ class GameState:
                         waiting.remove(card)
                         self.fire("secret_revealed", 1 - self.current, card)
         return ran
+
+    def _listeners(self, event: str) -> list:
+        """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
+        A minion about to die still reacts, except to deaths (SabberStone)."""
+        if event not in HEARD_EVENTS:
+            return []
+        listeners = []
+        for p in self.players:
+            for m in p.board:
+                triggers = m.cdef.triggers
+                if event in triggers and not m.silenced and (event != "death" or (
+                        not m.destroyed and m.health > 0)):
+                    listeners.append((m.order, m.owner, m, triggers[event]))
+            w = p.weapon
+            if w is not None:
+                triggers = w.cdef.triggers
+                if event in triggers:
+                    listeners.append((0, p.index, w, triggers[event]))
+        if len(listeners) > 1:
+            listeners.sort(key=_first)
+        return [entry[1:] for entry in listeners]
 
     # ------------------------------------------------------------------ auras and deaths
     def refresh_auras(self) -> None:
@@ -762,12 +780,14 @@ class GameState:
         return dead
 
     def resolve(self) -> None:
-        """Process deaths (deathrattles and death triggers in play order) until none are left,
-        then check whether the game is over."""
-        while True:
+        """Process deaths round by round until none are left, as SabberStone does. Each round
+        first checks the heroes (the first dead hero found decides the game); then the dead
+        minions leave the board, each one's "whenever a minion dies" listeners are chosen, and
+        only then, minion by minion in order of play, those triggers and its deathrattles run."""
+        while not self.done:
             dead = self._refresh_and_find_dead()
-            if dead is None:
-                break
+            if self._heroes_dead() or dead is None:
+                return
             dead.sort(key=_order)
             positions = {}
             for m in dead:
@@ -776,14 +796,22 @@ class GameState:
                 board.remove(m)
                 self.players[m.owner].died_this_turn += (m.cdef.id,)
             self.refresh_auras()
-            for m in dead:  # "whenever a minion dies" before its own deathrattle, as SabberStone
-                self.fire("death", m, positions[m.uid])
+            queued = [(m, self._listeners("death")) for m in dead]
+            for m, listeners in queued:
+                position = positions[m.uid]
+                for owner, me, hooks in listeners:
+                    for hook in hooks:
+                        hook(self, owner, me, m, position)
                 for fn in m.deathrattles:
-                    fn(self, m.owner, m, positions[m.uid])
+                    fn(self, m.owner, m, position)
+
+    def _heroes_dead(self) -> bool:
+        """End the game if a hero is dead (both: a draw); whether it is over."""
         h0, h1 = (h.health <= 0 or h.destroyed for h in (self.players[0].hero, self.players[1].hero))
         if h0 or h1:
             self.done = True
             self.winner = -1 if (h0 and h1) else (1 if h0 else 0)
+        return self.done
 
     # ------------------------------------------------------------------ turns
     def start_turn(self) -> None:
