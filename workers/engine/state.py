@@ -687,19 +687,25 @@ class GameState:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
         A minion about to die still reacts, except to deaths (SabberStone)."""
         if event not in HEARD_EVENTS:
-            return []
-        listeners = []
+            return ()
+        listeners = None  # most events have no listener here: no list, no sort
         for p in self.players:
             for m in p.board:
                 triggers = m.cdef.triggers
                 if event in triggers and not m.silenced and (event != "death" or (
                         not m.destroyed and m.health > 0)):
+                    if listeners is None:
+                        listeners = []
                     listeners.append((m.order, m.owner, m, triggers[event]))
             w = p.weapon
             if w is not None:
                 triggers = w.cdef.triggers
                 if event in triggers:
+                    if listeners is None:
+                        listeners = []
                     listeners.append((0, p.index, w, triggers[event]))
+        if listeners is None:
+            return ()
         if len(listeners) > 1:
             listeners.sort(key=_first)
         return [entry[1:] for entry in listeners]
