@@ -19,7 +19,7 @@ class Tally:
         self.hand_size_sum = 0  # hand after each own turn (the game's last turn included)
         self.hand_size_start_sum = 0  # hand at the start of each own turn, after the draw
         self.cards_drawn = 0  # per turn: the most cards drawn so far this turn, at least 1
-        self.minion_damage = 0  # attack of the attacker at each own minion attack
+        self.minion_damage = 0  # attacker's attack after each own minion attack (and its deaths)
         self.mana_spent = 0  # used mana of the turn, added after every planning round
         self.mana_available = 0  # the turn's mana crystals, added after every planning round
         self.card_plays: Counter = Counter()
@@ -42,7 +42,12 @@ class Tally:
 
     def after_action(self, g: GameState, action, attacker: Minion | None) -> None:
         if attacker is not None:
-            self.minion_damage += attacker.atk
+            # Read once the attack and its deaths are over: an attacker that died has left its
+            # auras behind (enrage too), keeping its own buffs, as SabberStone's entity does.
+            if attacker in g.players[self.me].board:
+                self.minion_damage += attacker.atk
+            else:
+                self.minion_damage += max(0, attacker.base_atk + attacker.atk_bonus + attacker.turn_atk)
         if action[0] != END_TURN:  # ending the turn resets the count before it is read
             drawn = g.players[self.me].drawn_this_turn
             if drawn > self._drawn_now:

@@ -224,3 +224,16 @@ def test_snake_trap_stays_when_the_board_fills():
     end_turn(g)
     attack(g, minion(g, 0, FILLER), g.players[1].board[0])
     assert len(g.players[1].board) == 7 and g.players[1].secrets  # not used up
+
+
+def test_the_damage_statistic_reads_a_dead_attacker_without_its_auras():
+    g = make_game(board=["EX1_162", FILLER, FILLER], enemy_board=["CS2_186"])  # Dire Wolf Alpha
+    croc = g.players[0].board[1]
+    assert croc.atk == 3  # 2 + the Alpha's 1
+    tally = Tally(0)
+    action = next(a for a in g.legal_actions() if a.kind == ATTACK and a.index == croc.uid
+                  and a.target == g.players[1].board[0].uid)
+    attacker = tally.before_action(g, action)
+    g.apply(action)
+    tally.after_action(g, action, attacker)
+    assert croc not in g.players[0].board and tally.minion_damage == 2  # War Golem killed it
