@@ -62,8 +62,6 @@ def crazed_alchemist(g, owner, me, target):
     target.atk_bonus = new_atk - target.base_atk
     target.health_bonus = new_health - target.base_health
     target.damage = 0
-    if new_health == 0:
-        target.destroyed = True  # SabberStone: set to 0 Health, it dies whatever auras give it
 
 
 @cost_aura("EX1_616")  # Mana Wraith
