@@ -214,8 +214,6 @@ def evaluate_runs(names: Sequence[str], games: int, seed: int, workers: int,
         out[name] = {
             "overrides": ref["nerfs"] != "none",
             "opponents": opponents,
-            "reported": {"hand_size_start": any(r.hand_size_start_sum for r in good),
-                         "card_plays": any(r.card_plays for r in good)},
             "errors": [{"game": r.game_index, "seed": r.seed, "error": r.error} for r in records[name] if r.error],
             "statistics": compare_run([builtin_row(r) for r in good],
                                       [reference_row(g) for g in ref["games"]], opponents),
@@ -246,9 +244,6 @@ def format_report(runs: dict[str, dict], seed: int) -> str:
                 label = f"{opp} ({_games(stats[opp])})" if i == 0 else ""
                 lines.append(f"{label:<26} {s:<21}{_cell(cell['builtin'])}{_cell(cell['reference'])}"
                              f"{cell['z']:>8.2f}")
-        missing = [field for field, seen in run["reported"].items() if not seen]
-        if missing:
-            lines.append(f"note: the built-in records carry no {' or '.join(missing)} (all zero)")
         if run["errors"]:
             lines.append(f"built-in: {len(run['errors'])} game(s) raised (left out):")
             lines += [f"  game {e['game']} seed {e['seed']}: {e['error']}" for e in run["errors"]]

@@ -154,7 +154,9 @@ class Hero:
         self.frozen = False
         self.power = power
         self.power_uses = 0
-        self.destroyed = False  # by a poisonous minion it attacked (SabberStone), whatever its Health
+        # Marked dead: by lethal damage (a later heal is too late) or by a poisonous minion it
+        # attacked (SabberStone), whatever its Health then.
+        self.destroyed = False
 
     # copy() is generated from __slots__ below the class.
 

@@ -20,18 +20,6 @@ card_library = builtin.card_library
 deck_stats = builtin.deck_stats
 
 
-HIDE_DECK_ORDER_UNSUPPORTED = (
-    "hide_deck_order=True is not supported by the sabberstone engine: SabberStone's planner "
-    "plans on clones that copy the deck order, so it always knows the next card drawn; "
-    "use the builtin engine to hide it")
-
-
-def check_hide_deck_order(hide_deck_order: bool) -> None:
-    """ValueError for hide_deck_order=True, which SabberStone's planner cannot do."""
-    if hide_deck_order:
-        raise ValueError(HIDE_DECK_ORDER_UNSUPPORTED)
-
-
 def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                player: str = "beam", strategy: str = "nn", opponents=None,
                stat_overrides: dict | None = None, beam_depth: int = 13, beam_width: int = 4,
@@ -42,7 +30,10 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
     SabberStone comes back as a record with its seed and message (counted, never retried).
     `hide_deck_order` is accepted for the built-in engine's interface; True is refused
     (ValueError) before anything is played, as SabberStone's planner cannot hide the order."""
-    check_hide_deck_order(hide_deck_order)
+    if hide_deck_order:
+        raise ValueError("hide_deck_order=True is not supported by the sabberstone engine: "
+                         "SabberStone's planner plans on clones that copy the deck order, so it "
+                         "always knows the next card drawn; use the builtin engine to hide it")
     builtin.validate_deck(deck, stat_overrides, hero_class=hero_class)
     opponents = opponents if opponents is not None else default_opponents()
     games = [(g, g % len(opponents), derive(seed, g)) for g in game_indices]
@@ -57,7 +48,6 @@ def evaluate_deck(deck: Sequence[str], opponents=None, games: int = 200, seed: i
                   player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
                   beam_depth: int = 13, beam_width: int = 4, path: str | None = None,
                   hide_deck_order: bool = False) -> EvaluationResult:
-    check_hide_deck_order(hide_deck_order)
     opponents = opponents if opponents is not None else default_opponents()
     records = play_games(deck, range(games), seed, player=player, strategy=strategy,
                          opponents=opponents, stat_overrides=stat_overrides,
