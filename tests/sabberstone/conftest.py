@@ -1,6 +1,7 @@
 """Fixtures of the SabberStone tests: Mono's compiler and runtime (installed from Debian when
-missing, as CI does), and the STAND-IN SabberStoneCore.dll compiled from
-SabberStoneCoreStandIn.cs (the real SabberStone cannot be built or fetched here)."""
+missing, as CI does), and the STAND-IN SabberStoneCore.dll and SabberStoneBasicAI.dll compiled
+from SabberStoneCoreStandIn.cs and SabberStoneBasicAIStandIn.cs (the real SabberStone cannot be
+built or fetched here)."""
 from __future__ import annotations
 
 import fcntl
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-STAND_IN_SOURCE = HERE / "SabberStoneCoreStandIn.cs"
+STAND_IN_CORE = HERE / "SabberStoneCoreStandIn.cs"
+STAND_IN_AI = HERE / "SabberStoneBasicAIStandIn.cs"
 MONO_PACKAGES = ("mono-devel", "libmono-2.0-1")  # mcs, the runtime, netstandard facade, libmonosgen
 NETSTANDARD = Path("/usr/lib/mono/4.5/Facades/netstandard.dll")
 
@@ -56,10 +58,14 @@ def mono():
 
 @pytest.fixture(scope="session")
 def stand_in_dir(mono, tmp_path_factory) -> Path:
-    """A folder holding the STAND-IN SabberStoneCore.dll (not SabberStone: a toy game with its API)."""
+    """A folder holding the STAND-IN SabberStoneCore.dll and SabberStoneBasicAI.dll (not
+    SabberStone: a toy game and a toy planner with its API)."""
     folder = tmp_path_factory.mktemp("sabberstone-stand-in")
-    subprocess.run([mono, "-nologo", "-target:library", f"-out:{folder / 'SabberStoneCore.dll'}",
-                    "-r:System.Core.dll", str(STAND_IN_SOURCE)], check=True, capture_output=True, timeout=300)
+    core, ai = folder / "SabberStoneCore.dll", folder / "SabberStoneBasicAI.dll"
+    for out, source, refs in ((core, STAND_IN_CORE, []), (ai, STAND_IN_AI, [f"-r:{core}"])):
+        done = subprocess.run([mono, "-nologo", "-target:library", f"-out:{out}", "-r:System.Core.dll", *refs,
+                               str(source)], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
     return folder
 
 

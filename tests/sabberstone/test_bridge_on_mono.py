@@ -44,25 +44,56 @@ def _child_env(cache):
 def test_bridge_compiles_once_and_is_cached_by_content(stand_in_dir, cache_env, tmp_path):
     compiler = find_compiler("mono")
     assert compiler.kind == "mono"
-    dll = compile_bridge(stand_in_dir / "SabberStoneCore.dll", compiler)
+    dll = compile_bridge(stand_in_dir, compiler)
     assert dll.is_file() and dll.parent == cache_env / "sabberstone"
+    assert (cache_env / "sabberstone").stat().st_mode & 0o777 == 0o700  # no other user can plant a DLL
     stamp = dll.stat().st_mtime_ns
-    assert compile_bridge(stand_in_dir / "SabberStoneCore.dll", compiler) == dll
+    assert compile_bridge(stand_in_dir, compiler) == dll
     assert dll.stat().st_mtime_ns == stamp  # reused, not rebuilt
     changed = tmp_path / "Bridge.cs"
     changed.write_text(BRIDGE_SOURCE.read_text() + "\n// another version\n")
-    other = compile_bridge(stand_in_dir / "SabberStoneCore.dll", compiler, source=changed)
+    other = compile_bridge(stand_in_dir, compiler, source=changed)
     assert other != dll and other.is_file()
+
+
+def test_a_planted_bridge_is_compiled_over_not_loaded(stand_in_dir, cache_env):
+    compiler = find_compiler("mono")
+    dll = compile_bridge(stand_in_dir, compiler)
+    genuine = dll.read_bytes()
+    dll.write_bytes(genuine[:-16] + b"planted payload!")  # same name, other content
+    assert compile_bridge(stand_in_dir, compiler) == dll
+    assert dll.read_bytes() != genuine[:-16] + b"planted payload!"  # rebuilt: its digest matched no record
+    dll.with_suffix(".sha256").unlink()  # a DLL without its record is not trusted either
+    stamp = dll.stat().st_mtime_ns
+    compile_bridge(stand_in_dir, compiler)
+    assert dll.stat().st_mtime_ns != stamp and dll.with_suffix(".sha256").is_file()
+
+
+def test_a_cache_folder_of_another_user_is_refused(stand_in_dir, tmp_path):
+    import os
+    if os.geteuid() != 0:
+        pytest.skip("needs root to give a folder to another user") if not os.environ.get("CI") else pytest.fail("CI runs as root")
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    os.chown(foreign, 65534, 65534)  # nobody
+    with pytest.raises(SabberStoneSetupError, match="belongs to user id 65534, not to you"):
+        compile_bridge(stand_in_dir, find_compiler("mono"), cache=foreign)
+    loose = tmp_path / "loose"
+    loose.mkdir(mode=0o777)
+    loose.chmod(0o777)
+    compile_bridge(stand_in_dir, find_compiler("mono"), cache=loose)
+    assert loose.stat().st_mode & 0o777 == 0o700  # ours, closed before use
 
 
 def test_bridge_against_another_api_is_one_clear_error(mono, cache_env, tmp_path):
     wrong = tmp_path / "wrong"
     wrong.mkdir()
     (tmp_path / "Empty.cs").write_text("namespace SabberStoneCore { public class Nothing {} }\n")
-    subprocess.run([mono, "-target:library", f"-out:{wrong / 'SabberStoneCore.dll'}", str(tmp_path / "Empty.cs")],
-                   check=True, capture_output=True)
-    with pytest.raises(SabberStoneSetupError, match="does not compile against .*SabberStoneCore.dll"):
-        compile_bridge(wrong / "SabberStoneCore.dll", find_compiler("mono"))
+    for name in ("SabberStoneCore.dll", "SabberStoneBasicAI.dll"):
+        subprocess.run([mono, "-target:library", f"-out:{wrong / name}", str(tmp_path / "Empty.cs")],
+                       check=True, capture_output=True)
+    with pytest.raises(SabberStoneSetupError, match="does not compile against .*SabberStoneCore.dll and SabberStoneBasicAI.dll"):
+        compile_bridge(wrong, find_compiler("mono"))
 
 
 @pytest.mark.parametrize("player", ["random", "beam"])
@@ -76,6 +107,7 @@ def test_batches_run_in_dotnet_and_parse_into_game_records(stand_in_dir, cache_e
     assert [r["game_index"] for r in records] == list(range(12))
     assert [r["opponent_index"] for r in records] == [g % 6 for g in range(12)]
     assert [r["seed"] for r in records] == [derive(11, g) for g in range(12)]
+    assert all(r["hand_size_start_sum"] > 0 and r["card_plays"] for r in records)
     assert all(r["error"] is None and r["turns"] > 0 for r in records)
     assert all(r["won"] == (r["enemy_health"] <= 0 < r["own_health"]) for r in records)
     assert all(r["mana_spent"] <= r["mana_available"] for r in records)
@@ -115,8 +147,9 @@ def test_startup_check_on_a_file_that_is_no_assembly_is_one_message(stand_in_dir
     from workers.sabberstone.checks import check
     broken = tmp_path / "broken"
     broken.mkdir()
-    # A file with the right name that is no assembly: compiling the bridge against it fails.
+    # Files with the right names that are no assemblies: compiling the bridge against them fails.
     (broken / "SabberStoneCore.dll").write_bytes(b"MZ not really a .NET assembly")
+    (broken / "SabberStoneBasicAI.dll").write_bytes(b"MZ not really a .NET assembly")
     with pytest.raises(SabberStoneSetupError) as err:
         check(str(broken))
     assert "\n" not in str(err.value) and "SabberStoneCore.dll" in str(err.value)

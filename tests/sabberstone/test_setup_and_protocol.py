@@ -12,7 +12,7 @@ from workers.engine.rng import derive
 from workers.evaluate import default_opponents, miracle_rogue
 from workers.sabberstone import SabberStoneSetupError
 from workers.sabberstone.locate import sabberstone_dir
-from workers.sabberstone.protocol import HEADER, build_request, parse_summary
+from workers.sabberstone.protocol import HEADER, build_request, parse_summary, search_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,9 +28,12 @@ def test_missing_folder_and_missing_dll_are_named(tmp_path, monkeypatch):
     monkeypatch.setenv("SABBERSTONE_DIR", str(tmp_path / "nowhere"))
     with pytest.raises(SabberStoneSetupError, match="nowhere.*SABBERSTONE_DIR.*does not exist"):
         sabberstone_dir(None)
-    with pytest.raises(SabberStoneSetupError, match=r"holds no SabberStoneCore\.dll"):
+    with pytest.raises(SabberStoneSetupError, match=r"holds no SabberStoneCore\.dll and no SabberStoneBasicAI\.dll"):
         sabberstone_dir(tmp_path)  # engine.path wins over the environment
     (tmp_path / "SabberStoneCore.dll").write_bytes(b"MZ")
+    with pytest.raises(SabberStoneSetupError, match=r"holds no SabberStoneBasicAI\.dll: .*core-extensions/SabberStoneBasicAI"):
+        sabberstone_dir(tmp_path)  # the planner's assembly is needed too
+    (tmp_path / "SabberStoneBasicAI.dll").write_bytes(b"MZ")
     assert sabberstone_dir(str(tmp_path)) == tmp_path.resolve()
 
 
@@ -67,7 +70,7 @@ def test_engine_path_is_no_part_of_a_run_identity():
 
 def test_request_carries_the_protocol():
     opponents = default_opponents()
-    games = [(g, g % 6, derive(5, g)) for g in range(8)]
+    games = [(g, g % 6, derive(5, g), search_seed(derive(5, g))) for g in range(8)]
     text = build_request(miracle_rogue(), games, opponents, stat_overrides={"CS2_073": {"cost": 1}})
     lines = text.splitlines()
     assert "player\tbeam" in lines and "evaluated\tnn" in lines and "depth\t13" in lines
@@ -75,7 +78,9 @@ def test_request_carries_the_protocol():
     assert len(nn) == 109
     assert [ln.split("\t")[2] for ln in lines if ln.startswith("opponent")] == [o.hero_class for o in opponents]
     assert "override\tCS2_073\t1\t-1\t-1" in lines
-    assert [ln for ln in lines if ln.startswith("game")][7] == f"game\t7\t1\t{derive(5, 7)}"
+    assert [ln for ln in lines if ln.startswith("game")][7] == f"game\t7\t1\t{derive(5, 7)}\t{search_seed(derive(5, 7))}"
+    assert "history\t1" in lines and "history\t0" in build_request(miracle_rogue(), games, opponents, history=False)
+    assert 0 <= search_seed(derive(5, 7)) < 2 ** 31 and search_seed(1) != search_seed(2)
     assert "nn\t" not in build_request(miracle_rogue(), games, opponents, player="random")
     assert "evaluated\tcontrol" in build_request(miracle_rogue(), games, opponents, strategy="control")
     with pytest.raises(ValueError, match="unknown strategy"):
@@ -83,21 +88,30 @@ def test_request_carries_the_protocol():
 
 
 def test_summary_parses_into_game_records_with_errors_kept():
+    # G index opponent game_seed search_seed, then the 16 statistics, then the card plays
     text = (f"{HEADER} seeded=1 overrides=0\n"
-            "G\t0\t0\t123\t1\t12\t-2\t9\t31\t17\t11\t40\t45\n"
-            "E\t1\t1\t456\tNullReferenceException: Object reference not set\n")
+            "G\t0\t0\t-5\t77\t1\t0\t12\t-2\t9\t17\t31\t40\t11\t17\t40\t5\t123456\t9\t10\t8\tCS2_072:2,EX1_134:1\n"
+            "E\t1\t1\t456\t78\tNullReferenceException: Object reference not set\n")
     header, (won, failed) = parse_summary(text)
     assert header == {"seeded": "1", "overrides": "0"}
-    assert (won.game_index, won.seed, won.won, won.own_health, won.enemy_health, won.turns) == (0, 123, True, 12, -2, 9)
-    assert (won.hand_size_sum, won.minion_damage, won.cards_drawn, won.mana_spent, won.mana_available) == (31, 17, 11, 40, 45)
-    assert failed.error.startswith("SabberStone: NullReferenceException") and failed.seed == 456
+    assert (won.game, won.game_seed, won.search_seed, won.won, won.p1_hp, won.p2_hp) == (0, 2 ** 64 - 5, 77, 1, 12, -2)
+    assert (won.health_diff, won.num_turns, won.game_turn, won.hand_size, won.hand_size_start) == (14, 9, 17, 31, 40)
+    assert (won.cards_drawn, won.damage_done, won.mana_spent, won.mana_wasted) == (11, 17, 40, 5)
+    assert (won.option_score, won.p1_turns_counted, won.searches_p1, won.searches_p2) == (123456, 9, 10, 8)
+    record = won.record()
+    assert (record.seed, record.won, record.turns, record.hand_size_sum, record.minion_damage) == (2 ** 64 - 5, True, 9, 31, 17)
+    assert (record.mana_spent, record.mana_available, record.hand_size_start_sum) == (40, 45, 40)
+    assert record.card_plays == (("CS2_072", 2), ("EX1_134", 1))
+    assert failed.error.startswith("SabberStone: NullReferenceException") and failed.game_seed == 456
     from workers.results import summarize
-    result = summarize([won, failed], {}, ["a", "b"])
+    result = summarize([record, failed.record()], {}, ["a", "b"])
     assert result.games == 1 and result.errors == [(1, 456, failed.error)]
     with pytest.raises(ValueError, match="not a bridge summary"):
         parse_summary("Unhandled exception: System.Exception")
     with pytest.raises(ValueError, match="malformed"):
         parse_summary(f"{HEADER}\nG\t0\t1\n")
+    with pytest.raises(ValueError, match="malformed"):
+        parse_summary(f"{HEADER}\n" + "\t".join(["G"] + ["x"] * 21) + "\n")
 
 
 def test_compare_engines_side_by_side(tmp_path):

@@ -1,22 +1,30 @@
-// The DSA-ME protocol played inside .NET with SabberStone's model (SabberStoneCore.dll).
+// The DSA-ME protocol played inside .NET by the reference evaluator's rules, on SabberStone
+// (SabberStoneCore.dll) with SabberStone's own planner and scores (SabberStoneBasicAI.dll).
 //
 // Python hands over one batch of games as a small text request and gets back one text summary:
-// crossing the Python/.NET boundary per game action would cost more than the game itself, so
-// everything between (players, beam search, scores, statistics) runs here.
+// crossing the Python/.NET boundary per game action would cost more than the game itself.
+// The planner (OptionNode.GetSolutions) and the aggro and control scores are SabberStone's; this
+// file holds only the game loop and its statistics as EvoStone2's evaluator counts them, the
+// neural-net score (EvoStone2's player, which SabberStoneBasicAI does not ship) and the seeding.
 //
 // Request: one tab-separated directive per line
-//   player beam|random, evaluated nn|aggro|control, depth N, width N, hero CLASS, nn w1,w2,...(109 weights),
-//   deck ID,ID,..., opponent NAME CLASS aggro|control ID,ID,...,
-//   override ID cost atk health (-1 = keep), maxturns N, game INDEX OPPONENT SEED
-// Summary: a header line "dsame-bridge 1 seeded=0|1 overrides=N", then per game
-//   G index opponent seed won own_hp enemy_hp turns hand_sum minion_dmg drawn spent available
-//   E index opponent seed message          (a game that threw inside SabberStone)
+//   player beam|random, evaluated nn|aggro|control, depth N, width N, hero CLASS, history 0|1,
+//   nn w1,w2,...(109 weights), deck ID,ID,..., opponent NAME CLASS aggro|control ID,ID,...,
+//   override ID cost atk health (-1 = keep), maxturns N, copyeveryaction 0|1,
+//   game INDEX OPPONENT GAME_SEED SEARCH_SEED
+// Summary: a header line "dsame-bridge 2 seeded=1 overrides=N", then per game
+//   G index opponent game_seed search_seed won tied p1_hp p2_hp num_turns game_turn hand_size
+//     hand_size_start cards_drawn damage_done mana_spent mana_wasted option_score
+//     p1_turns_counted searches_p1 searches_p2 card_plays(ID:n,...|-)
+//   E index opponent game_seed search_seed message      (a game that threw inside SabberStone)
 using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using System.Reflection;
 using System.Text;
+using SabberStoneBasicAI.Nodes;
+using SabberStoneBasicAI.Score;
 using SabberStoneCore.Config;
 using SabberStoneCore.Enums;
 using SabberStoneCore.Model;
@@ -25,63 +33,59 @@ using SabberStoneCore.Tasks.PlayerTasks;
 
 namespace DsameBridge
 {
-    public delegate double Score(Game game, Controller me);
-
     public static class Bridge
     {
-        public const string Version = "dsame-bridge 1";
+        public const string Version = "dsame-bridge 2";
 
         /// <summary>How many cards SabberStone's database holds (0 = it did not load).</summary>
         public static int CardCount() { return Cards.All.Count(); }
 
-        /// <summary>Plays `games` random games and copies every state on the way: the startup
-        /// check that a build can play and clone games (Mono crashes here on unpatched builds).</summary>
+        /// <summary>The startup check: plays `games` random games, copying every state on the way
+        /// (Mono crashes here on unpatched builds), twice with the same seeds; seeded=1 in the
+        /// header only when both passes gave the same records.</summary>
         public static string SelfCheck(string deckIds, string heroClass, int games)
         {
-            var deck = deckIds.Split(',');
             var request = new StringBuilder();
             request.Append("player\trandom\nhero\t" + heroClass + "\ndeck\t" + deckIds + "\n");
-            request.Append("opponent\tself\t" + heroClass + "\taggro\t" + string.Join(",", deck) + "\n");
+            request.Append("opponent\tself\t" + heroClass + "\taggro\t" + deckIds + "\n");
             request.Append("copyeveryaction\t1\n");
             for (int g = 0; g < games; g++)
-                request.Append("game\t" + g + "\t0\t" + (12345 + g) + "\n");
-            return PlayBatch(request.ToString());
+                request.Append("game\t" + g + "\t0\t" + (12345 + g) + "\t" + (777 + g) + "\n");
+            string first = PlayBatch(request.ToString()), second = PlayBatch(request.ToString());
+            string games1 = first.Substring(first.IndexOf('\n')), games2 = second.Substring(second.IndexOf('\n'));
+            string header = first.Substring(0, first.IndexOf('\n')).Replace("seeded=1", "seeded=" + (games1 == games2 ? 1 : 0));
+            return header + games1;
         }
 
         public static string PlayBatch(string request)
         {
             var batch = Batch.Parse(request);
-            int applied = batch.ApplyOverrides();
-            bool seeded = Seeding.Seed(1);
+            var overrides = new StatOverrides(batch.OverrideIds, batch.Overrides);
             var output = new StringBuilder();
-            output.Append(Version + " seeded=" + (seeded ? 1 : 0) + " overrides=" + applied + "\n");
-            foreach (var g in batch.Games)
+            try
             {
-                try
+                output.Append(Version + " seeded=1 overrides=" + overrides.Apply() + "\n");
+                foreach (var spec in batch.Games)
                 {
-                    var stats = batch.PlayOne(g);
-                    output.Append(string.Join("\t", new[] { "G", g.Index.ToString(), g.Opponent.ToString(),
-                        g.Seed.ToString(CultureInfo.InvariantCulture), stats.Won ? "1" : "0",
-                        stats.OwnHealth.ToString(), stats.EnemyHealth.ToString(), stats.Turns.ToString(),
-                        stats.HandSum.ToString(), stats.MinionDamage.ToString(), stats.Drawn.ToString(),
-                        stats.Spent.ToString(), stats.Available.ToString() }) + "\n");
-                }
-                catch (Exception exc)
-                {
-                    string message = (exc.GetType().Name + ": " + exc.Message).Replace('\t', ' ')
-                        .Replace('\n', ' ').Replace('\r', ' ');
-                    output.Append("E\t" + g.Index + "\t" + g.Opponent + "\t" +
-                                  g.Seed.ToString(CultureInfo.InvariantCulture) + "\t" + message + "\n");
+                    try { output.Append(batch.PlayOne(spec).Line(spec) + "\n"); }
+                    catch (Exception exc)
+                    {
+                        string message = (exc.GetType().Name + ": " + exc.Message).Replace('\t', ' ')
+                            .Replace('\n', ' ').Replace('\r', ' ');
+                        output.Append("E\t" + spec.Index + "\t" + spec.Opponent + "\t" + spec.GameSeed + "\t" +
+                                      spec.SearchSeed + "\t" + message + "\n");
+                    }
                 }
             }
+            finally { overrides.Restore(); }  // the card database is shared by every later batch
             return output.ToString();
         }
     }
 
     public class GameSpec
     {
-        public int Index, Opponent;
-        public ulong Seed;
+        public int Index, Opponent, SearchSeed;
+        public long GameSeed;
     }
 
     public class OpponentSpec
@@ -90,48 +94,75 @@ namespace DsameBridge
         public string[] Cards;
     }
 
-    public class Stats
+    /// <summary>One game's statistics, each counted where the reference evaluator counts it.</summary>
+    public class GameStats
     {
-        public bool Won;
-        public int OwnHealth, EnemyHealth, Turns, HandSum, MinionDamage, Drawn, Spent, Available;
+        public bool Won, Tied;
+        public int P1Health, P2Health, NumTurns, GameTurn, HandSize, HandSizeStart, CardsDrawn, Damage,
+                   ManaSpent, ManaWasted, OptionScore, TurnsCounted, SearchesP1, SearchesP2;
+        public SortedDictionary<string, int> CardPlays = new SortedDictionary<string, int>(StringComparer.Ordinal);
+
+        public string Line(GameSpec spec)
+        {
+            var plays = string.Join(",", CardPlays.Select(p => p.Key + ":" + p.Value));
+            var fields = new object[] { "G", spec.Index, spec.Opponent, spec.GameSeed, spec.SearchSeed,
+                Won ? 1 : 0, Tied ? 1 : 0, P1Health, P2Health, NumTurns, GameTurn, HandSize, HandSizeStart,
+                CardsDrawn, Damage, ManaSpent, ManaWasted, OptionScore, TurnsCounted, SearchesP1, SearchesP2,
+                plays.Length > 0 ? plays : "-" };
+            return string.Join("\t", fields.Select(f => Convert.ToString(f, CultureInfo.InvariantCulture)));
+        }
     }
 
-    /// <summary>SabberStone draws its randomness from a static System.Random (Util.Random);
-    /// reseeding it per game makes a game a function of its seed.</summary>
-    public static class Seeding
+    /// <summary>The classic stat overrides, written into the cards' tags and into the values Card
+    /// caches from them (Cost, ATK, Health have private setters), and put back after the batch.</summary>
+    public class StatOverrides
     {
-        public static bool Seed(int seed)
+        static readonly GameTag[] Tags = { GameTag.COST, GameTag.ATK, GameTag.HEALTH };
+        static readonly string[] Cached = { "Cost", "ATK", "Health" };
+        readonly List<string> _ids;
+        readonly List<int[]> _values;
+        readonly List<Tuple<Card, int, int>> _saved = new List<Tuple<Card, int, int>>();
+
+        public StatOverrides(List<string> ids, List<int[]> values) { _ids = ids; _values = values; }
+
+        public int Apply()
         {
-            var util = typeof(Game).Assembly.GetType("SabberStoneCore.Model.Util");
-            if (util == null) return false;
-            var flags = BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic;
-            try
+            int applied = 0;
+            for (int i = 0; i < _ids.Count; i++)
             {
-                var field = util.GetField("Random", flags);
-                if (field != null && field.FieldType == typeof(Random))
+                var card = Cards.FromId(_ids[i]);
+                if (card == null) continue;
+                for (int t = 0; t < 3; t++)
                 {
-                    field.SetValue(null, new Random(seed));
-                    return true;
+                    if (_values[i][t] < 0) continue;
+                    _saved.Add(Tuple.Create(card, t, card.Tags[Tags[t]]));
+                    Set(card, t, _values[i][t]);
                 }
-                var prop = util.GetProperty("Random", flags);
-                if (prop != null && prop.CanWrite && prop.PropertyType == typeof(Random))
-                {
-                    prop.SetValue(null, new Random(seed), null);
-                    return true;
-                }
+                applied++;
             }
-            catch (Exception) { }  // a readonly static on .NET Core: games stay unseeded
-            return false;
+            return applied;
         }
 
-        public static int Fold(ulong seed) { return (int)((seed ^ (seed >> 32)) & 0x7FFFFFFF); }
+        public void Restore()
+        {
+            for (int i = _saved.Count - 1; i >= 0; i--) Set(_saved[i].Item1, _saved[i].Item2, _saved[i].Item3);
+            _saved.Clear();
+        }
+
+        static void Set(Card card, int t, int value)
+        {
+            card.Tags[Tags[t]] = value;
+            var prop = typeof(Card).GetProperty(Cached[t], BindingFlags.Instance | BindingFlags.Public);
+            var setter = prop != null ? prop.GetSetMethod(true) : null;
+            if (setter != null && prop.PropertyType == typeof(int)) setter.Invoke(card, new object[] { value });
+        }
     }
 
     public class Batch
     {
         public string Player = "beam", HeroClass = "ROGUE", Evaluated = "nn";
-        public int Depth = 13, Width = 4, MaxTurns = 100;
-        public bool CopyEveryAction;
+        public int Depth = 13, Width = 4, MaxTurns = 200;
+        public bool CopyEveryAction, History = true;
         public double[] Weights;
         public string[] Deck;
         public List<OpponentSpec> Opponents = new List<OpponentSpec>();
@@ -155,6 +186,7 @@ namespace DsameBridge
                     case "width": b.Width = int.Parse(f[1]); break;
                     case "maxturns": b.MaxTurns = int.Parse(f[1]); break;
                     case "hero": b.HeroClass = f[1]; break;
+                    case "history": b.History = f[1] == "1"; break;
                     case "copyeveryaction": b.CopyEveryAction = f[1] == "1"; break;
                     case "deck": b.Deck = f[1].Split(','); break;
                     case "nn":
@@ -169,37 +201,14 @@ namespace DsameBridge
                         break;
                     case "game":
                         b.Games.Add(new GameSpec { Index = int.Parse(f[1]), Opponent = int.Parse(f[2]),
-                            Seed = ulong.Parse(f[3], CultureInfo.InvariantCulture) });
+                            // seeds travel as unsigned text; RandomSeed is a long, the search seed an int
+                            GameSeed = unchecked((long)ulong.Parse(f[3], CultureInfo.InvariantCulture)),
+                            SearchSeed = int.Parse(f[4], CultureInfo.InvariantCulture) });
                         break;
                     default: throw new ArgumentException("unknown bridge directive " + f[0]);
                 }
             }
             return b;
-        }
-
-        /// <summary>The classic stat overrides, written into the cards' tags and into the
-        /// values Card caches from them (Cost, ATK, Health have private setters).</summary>
-        public int ApplyOverrides()
-        {
-            int applied = 0;
-            for (int i = 0; i < OverrideIds.Count; i++)
-            {
-                var card = Cards.FromId(OverrideIds[i]);
-                if (card == null) continue;
-                var values = Overrides[i];
-                var tags = new[] { GameTag.COST, GameTag.ATK, GameTag.HEALTH };
-                var cached = new[] { "Cost", "ATK", "Health" };  // Card caches these at load time
-                for (int t = 0; t < 3; t++)
-                {
-                    if (values[t] < 0) continue;
-                    card.Tags[tags[t]] = values[t];
-                    var prop = typeof(Card).GetProperty(cached[t], BindingFlags.Instance | BindingFlags.Public);
-                    var setter = prop != null ? prop.GetSetMethod(true) : null;
-                    if (setter != null && prop.PropertyType == typeof(int)) setter.Invoke(card, new object[] { values[t] });
-                }
-                applied++;
-            }
-            return applied;
         }
 
         static List<Card> CardList(string[] ids)
@@ -216,23 +225,30 @@ namespace DsameBridge
 
         static CardClass ParseClass(string name) { return (CardClass)Enum.Parse(typeof(CardClass), name); }
 
-        Score ScoreOf(string strategy)
+        IScore ScoreOf(string strategy)
         {
-            if (strategy == "aggro") return Scores.Aggro;
-            if (strategy == "control") return Scores.Control;
-            if (strategy == "nn")
-            {
-                var net = new NeuralNet(Weights);
-                return net.Evaluate;
-            }
+            if (strategy == "aggro") return new AggroScore();
+            if (strategy == "control") return new ControlScore();
+            if (strategy == "nn") return new NeuralNetScore(Weights);
             throw new ArgumentException("unknown strategy " + strategy);
         }
 
-        public Stats PlayOne(GameSpec spec)
+        IPlanner PlannerOf(string strategy, GameSpec spec, bool copyEveryAction)
+        {
+            if (Player == "random") return new RandomPlanner(new Random(spec.SearchSeed), copyEveryAction);
+            return new ReferencePlanner(ScoreOf(strategy), Depth, Width);
+        }
+
+        /// <summary>One game as EvoStone2's GameEvaluator plays it: player 1 (the evaluated deck)
+        /// starts; each player's turn is planned, executed, and planned again after a random event
+        /// or a pending choice.</summary>
+        public GameStats PlayOne(GameSpec spec)
         {
             var opponent = Opponents[spec.Opponent];
-            Seeding.Seed(Seeding.Fold(spec.Seed));
-            var config = new GameConfig
+            // The planner's clones draw their randomness from this thread's Util.ThreadLocalRandom
+            // (Game.Clone seeds each clone from it); the game itself from GameConfig.RandomSeed.
+            Util.ThreadLocalRandom.SetSeed(spec.SearchSeed);
+            var game = new Game(new GameConfig
             {
                 StartPlayer = 1,
                 Player1HeroClass = ParseClass(HeroClass),
@@ -243,285 +259,193 @@ namespace DsameBridge
                 Shuffle = true,
                 SkipMulligan = false,
                 Logging = false,
-                History = false,
-            };
-            var game = new Game(config);
+                History = History,
+                RandomSeed = spec.GameSeed,
+            });
+            bool randomHappened = false;
+            game.RandomHappenedEvent += (sender, happened) => randomHappened = happened;
+            var planners = new[] { PlannerOf(Evaluated, spec, CopyEveryAction), PlannerOf(opponent.Strategy, spec, CopyEveryAction) };
+
             game.StartGame();
-            Mulligan(game, game.Player1);
-            Mulligan(game, game.Player2);
-            if (game.Step != Step.MAIN_ACTION) game.MainReady();
+            game.Process(ChooseTask.Mulligan(game.Player1, planners[0].Keep(game, game.Player1)));
+            game.Process(ChooseTask.Mulligan(game.Player2, planners[1].Keep(game, game.Player2)));
+            game.MainReady();
 
-            var planRandom = new Random(Seeding.Fold(spec.Seed * 0x9E3779B97F4A7C15UL + 1));
-            var players = new IPlayer[2];
-            players[0] = MakePlayer(Player == "random" ? "random" : Evaluated, planRandom);
-            players[1] = MakePlayer(Player == "random" ? "random" : opponent.Strategy, planRandom);
-
-            var stats = new Stats();
+            var stats = new GameStats();
             var me = game.Player1;
-            while (game.State != State.COMPLETE && game.Turn <= MaxTurns)
+            while (game.State != State.COMPLETE)
             {
-                var current = game.CurrentPlayer;
-                bool mine = current == me;
-                if (mine)
+                if (game.Turn > MaxTurns)  // never on real decks (fatigue ends games); a guard against a hang
+                    throw new InvalidOperationException("game still running after " + MaxTurns + " turns");
+                if (game.State == State.RUNNING && game.CurrentPlayer == me)
+                    stats.HandSizeStart += me.HandZone.Count;
+                int drawn = 1;  // the most cards drawn this turn, read before each action
+                while (game.State == State.RUNNING && game.CurrentPlayer == me)
                 {
-                    stats.Turns++;
-                    stats.Available += me.BaseMana;
-                }
-                int turn = game.Turn;
-                players[mine ? 0 : 1].PlayTurn(game, stats, mine, CopyEveryAction);
-                // The turn's last statistics are read before EndTurn starts the next turn.
-                if (game.State != State.COMPLETE && game.Turn == turn)
-                {
-                    stats.Drawn += me.NumCardsDrawnThisTurn;
-                    if (mine)
+                    var plan = planners[0].Plan(game, me);
+                    stats.SearchesP1++;
+                    if (plan.Score != int.MaxValue && plan.Score != int.MinValue)
+                        stats.OptionScore = unchecked(stats.OptionScore + plan.Score);
+                    foreach (var task in plan.Tasks)
                     {
-                        stats.HandSum += me.HandZone.Count;
-                        stats.Spent += me.UsedMana;
+                        int drawnBefore = task.Controller.NumCardsDrawnThisTurn;
+                        if (!game.Process(task)) break;
+                        drawn = Math.Max(drawn, drawnBefore);
+                        if (task.PlayerTaskType == PlayerTaskType.PLAY_CARD)
+                        {
+                            int count;
+                            stats.CardPlays.TryGetValue(task.Source.Card.Id, out count);
+                            stats.CardPlays[task.Source.Card.Id] = count + 1;
+                        }
+                        if (task.PlayerTaskType == PlayerTaskType.MINION_ATTACK)
+                            stats.Damage += ((ICharacter)task.Source).AttackDamage;
+                        if (game.CurrentPlayer.Choice != null || randomHappened)
+                        {
+                            randomHappened = false;
+                            break;
+                        }
                     }
-                    game.Process(EndTurnTask.Any(game.CurrentPlayer));
+                    stats.ManaSpent += me.UsedMana;
+                    stats.ManaWasted += me.BaseMana - me.UsedMana;
                 }
-                else if (game.State == State.COMPLETE)
+                stats.CardsDrawn += drawn;
+                stats.HandSize += me.HandZone.Count;
+                stats.TurnsCounted++;
+                while (game.State == State.RUNNING && game.CurrentPlayer == me.Opponent)
                 {
-                    stats.Drawn += me.NumCardsDrawnThisTurn;
-                    if (mine) { stats.HandSum += me.HandZone.Count; stats.Spent += me.UsedMana; }
+                    var plan = planners[1].Plan(game, me.Opponent);
+                    stats.SearchesP2++;
+                    foreach (var task in plan.Tasks)
+                    {
+                        game.Process(task);
+                        if (game.CurrentPlayer.Choice != null || randomHappened)
+                        {
+                            randomHappened = false;
+                            break;
+                        }
+                    }
                 }
             }
+            stats.NumTurns = (1 + game.Turn) / 2;
+            stats.GameTurn = game.Turn;
             stats.Won = me.PlayState == PlayState.WON;
-            stats.OwnHealth = me.Hero.Health;
-            stats.EnemyHealth = me.Opponent.Hero.Health;
+            stats.Tied = me.PlayState == PlayState.TIED;
+            stats.P1Health = me.Hero.Health;
+            stats.P2Health = me.Opponent.Hero.Health;
             return stats;
         }
-
-        /// <summary>The protocol's mulligan: replace every card that costs more than 3.</summary>
-        static void Mulligan(Game game, Controller player)
-        {
-            if (player.Choice == null) return;
-            var keep = player.Choice.Choices.Where(id => game.IdEntityDic[id].Cost <= 3).ToList();
-            game.Process(ChooseTask.Mulligan(player, keep));
-        }
-
-        IPlayer MakePlayer(string strategy, Random random)
-        {
-            if (strategy == "random") return new RandomPlayer(random);
-            return new BeamPlayer(ScoreOf(strategy), Depth, Width);
-        }
     }
 
-    public interface IPlayer
+    /// <summary>What a player executes next: a line of tasks and the score of where it ends.</summary>
+    public class TurnPlan
     {
-        /// <summary>Plays actions of the current turn; may leave the final EndTurn to the caller.</summary>
-        void PlayTurn(Game game, Stats stats, bool mine, bool copyEveryAction);
+        public List<PlayerTask> Tasks = new List<PlayerTask>();
+        public int Score;
     }
 
-    static class Acting
+    public interface IPlanner
     {
-        /// <summary>Processes one task on the real game, counting own minion-attack damage.</summary>
-        public static void Apply(Game game, PlayerTask task, Stats stats, bool mine)
+        /// <summary>The entity ids of the opening-hand cards to keep (ChooseTask.Mulligan's list).</summary>
+        List<int> Keep(Game game, Controller player);
+        TurnPlan Plan(Game game, Controller player);
+    }
+
+    /// <summary>SabberStone's beam search with a score: the best end-of-turn solution (the first
+    /// of equal scores), its tasks from the root.</summary>
+    public class ReferencePlanner : IPlanner
+    {
+        readonly IScore _score;
+        readonly int _depth, _width;
+
+        public ReferencePlanner(IScore score, int depth, int width) { _score = score; _depth = depth; _width = width; }
+
+        public List<int> Keep(Game game, Controller player)
         {
-            int before = 0;
-            ICharacter target = null;
-            if (mine && task.PlayerTaskType == PlayerTaskType.MINION_ATTACK && task.Target != null)
-            {
-                target = (ICharacter)game.IdEntityDic[task.Target.Id];
-                before = Health(target);
-            }
-            game.Process(task);
-            if (target != null)
-                stats.MinionDamage += Math.Max(0, before - Health(target));
+            return _score.MulliganRule().Invoke(player.Choice.Choices.Select(id => game.IdEntityDic[id]).ToList());
         }
 
-        static int Health(ICharacter c)
+        public TurnPlan Plan(Game game, Controller player)
         {
-            var hero = c as Hero;
-            return c.Health + (hero != null ? hero.Armor : 0);
+            var solutions = OptionNode.GetSolutions(game, player.Id, _score, _depth, _width);
+            var best = solutions.OrderByDescending(node => node.Score).First();
+            var plan = new TurnPlan { Score = best.Score };
+            best.PlayerTasks(ref plan.Tasks);
+            return plan;
         }
     }
 
-    public class RandomPlayer : IPlayer
+    /// <summary>Uniformly random legal play, one task per plan; optionally copies the game before
+    /// every action (the startup check's test of Game.Clone).</summary>
+    public class RandomPlanner : IPlanner
     {
         readonly Random _random;
-        public RandomPlayer(Random random) { _random = random; }
+        readonly bool _copyEveryAction;
 
-        public void PlayTurn(Game game, Stats stats, bool mine, bool copyEveryAction)
+        public RandomPlanner(Random random, bool copyEveryAction) { _random = random; _copyEveryAction = copyEveryAction; }
+
+        // The protocol's mulligan for every player: keep the cards costing more than 3.
+        public List<int> Keep(Game game, Controller player)
         {
-            var me = game.CurrentPlayer;
-            int turn = game.Turn;
-            while (game.State != State.COMPLETE && game.Turn == turn)
-            {
-                var options = me.Options();
-                var task = options[_random.Next(options.Count)];
-                if (task.PlayerTaskType == PlayerTaskType.END_TURN) return;
-                if (copyEveryAction) game.Clone();
-                Acting.Apply(game, task, stats, mine);
-            }
+            return player.Choice.Choices.Where(id => game.IdEntityDic[id].Cost > 3).ToList();
+        }
+
+        public TurnPlan Plan(Game game, Controller player)
+        {
+            var options = player.Options();
+            if (_copyEveryAction) game.Clone();
+            return new TurnPlan { Tasks = { options[_random.Next(options.Count)] } };
         }
     }
 
-    /// <summary>The protocol's end-of-turn beam search over SabberStone clones.</summary>
-    public class BeamPlayer : IPlayer
-    {
-        readonly Score _score;
-        readonly int _depth, _width;
-        static readonly GameTag[] HashIgnore = { GameTag.LAST_CARD_PLAYED, GameTag.ENTITY_ID };
-
-        public BeamPlayer(Score score, int depth, int width) { _score = score; _depth = depth; _width = width; }
-
-        List<PlayerTask> Plan(Game game)
-        {
-            var me = game.CurrentPlayer.PlayerId;
-            var seen = new HashSet<string> { game.Hash(HashIgnore) };
-            var beam = new List<KeyValuePair<Game, List<PlayerTask>>> {
-                new KeyValuePair<Game, List<PlayerTask>>(game, new List<PlayerTask>()) };
-            List<PlayerTask> bestLine = null;
-            double bestValue = double.NegativeInfinity;
-            for (int d = 0; d < _depth; d++)
-            {
-                var children = new List<Tuple<double, int, Game, List<PlayerTask>>>();
-                foreach (var node in beam)
-                {
-                    foreach (var task in node.Key.CurrentPlayer.Options())
-                    {
-                        var child = node.Key.Clone();
-                        child.Process(task);
-                        var key = child.Hash(HashIgnore);
-                        if (!seen.Add(key)) continue;
-                        var owner = child.Player1.PlayerId == me ? child.Player1 : child.Player2;
-                        double value = _score(child, owner);
-                        var line = new List<PlayerTask>(node.Value) { task };
-                        bool ends = task.PlayerTaskType == PlayerTaskType.END_TURN
-                                    || child.State == State.COMPLETE || child.CurrentPlayer.PlayerId != me;
-                        if (ends)
-                        {
-                            if (bestLine == null || value > bestValue) { bestLine = line; bestValue = value; }
-                        }
-                        else children.Add(Tuple.Create(value, children.Count, child, line));
-                    }
-                }
-                if (children.Count == 0) break;
-                beam = children.OrderBy(c => -c.Item1).ThenBy(c => c.Item2).Take(_width)
-                    .Select(c => new KeyValuePair<Game, List<PlayerTask>>(c.Item3, c.Item4)).ToList();
-            }
-            return bestLine ?? new List<PlayerTask>();
-        }
-
-        public void PlayTurn(Game game, Stats stats, bool mine, bool copyEveryAction)
-        {
-            var me = game.CurrentPlayer;
-            int turn = game.Turn;
-            bool random = false;
-            EventHandler<bool> onRandom = (sender, happened) => { if (happened) random = true; };
-            game.RandomHappenedEvent += onRandom;
-            try
-            {
-                while (game.State != State.COMPLETE && game.Turn == turn)
-                {
-                    var line = Plan(game);
-                    if (line.Count == 0 || line[0].PlayerTaskType == PlayerTaskType.END_TURN) return;
-                    foreach (var task in line)
-                    {
-                        if (task.PlayerTaskType == PlayerTaskType.END_TURN) return;
-                        random = false;
-                        Acting.Apply(game, task, stats, mine);
-                        // Turn over, randomness, or a pending choice: plan again from here.
-                        if (game.State == State.COMPLETE || game.Turn != turn || random || me.Choice != null) break;
-                    }
-                }
-            }
-            finally { game.RandomHappenedEvent -= onRandom; }
-        }
-    }
-
-    public static class Scores
-    {
-        static int TauntHealth(Controller c) { return c.BoardZone.Where(m => m.HasTaunt).Sum(m => m.Health); }
-
-        static double? Terminal(Controller me)
-        {
-            if (me.PlayState == PlayState.WON) return double.PositiveInfinity;
-            if (me.PlayState == PlayState.LOST || me.PlayState == PlayState.LOSING) return double.NegativeInfinity;
-            return null;
-        }
-
-        public static double Aggro(Game game, Controller me)
-        {
-            var end = Terminal(me);
-            if (end.HasValue) return end.Value;
-            var op = me.Opponent;
-            double score = (op.BoardZone.Count == 0 && me.BoardZone.Count > 0) ? 1000 : 0;
-            score -= 1000 * TauntHealth(op);
-            score += me.BoardZone.Sum(m => m.AttackDamage);
-            score += 1000 * (me.Hero.Health - op.Hero.Health);
-            return score;
-        }
-
-        public static double Control(Game game, Controller me)
-        {
-            var end = Terminal(me);
-            if (end.HasValue) return end.Value;
-            var op = me.Opponent;
-            double score = (op.BoardZone.Count == 0 && me.BoardZone.Count > 0) ? 1000 : 0;
-            score += 50 * (me.BoardZone.Count - op.BoardZone.Count);
-            score += 25 * (TauntHealth(me) - TauntHealth(op));
-            score += me.BoardZone.Sum(m => m.AttackDamage);
-            score += 10 * (me.Hero.Health - op.Hero.Health);
-            return score;
-        }
-
-        /// <summary>The 15 raw features of the neural-net player (player_strategy_nn.json order).</summary>
-        public static double[] Features(Controller me)
-        {
-            var op = me.Opponent;
-            return new double[] {
-                me.Hero.Health, op.Hero.Health, me.Hero.AttackDamage, op.Hero.AttackDamage,
-                me.HandZone.Sum(c => c.Cost), me.HandZone.Count, op.HandZone.Count,
-                me.DeckZone.Count, op.DeckZone.Count,
-                me.BoardZone.Sum(m => m.AttackDamage), op.BoardZone.Sum(m => m.AttackDamage),
-                me.BoardZone.Sum(m => m.Health), op.BoardZone.Sum(m => m.Health),
-                TauntHealth(me), TauntHealth(op),
-            };
-        }
-    }
-
-    /// <summary>MLP [15, 5, 4, 1], tanh after every layer; weights flat as in the JSON file.</summary>
-    public class NeuralNet
+    /// <summary>EvoStone2's neural-net player: an MLP [15, 5, 4, 1] with tanh after every layer
+    /// over 15 state features, scaled by 1e6 and truncated to int; a dead hero scores the extremes.
+    /// Weights flat as in player_strategy_nn.json: every layer's weights (input-major), then every
+    /// layer's biases.</summary>
+    public class NeuralNetScore : Score
     {
         static readonly int[] Sizes = { 15, 5, 4, 1 };
         readonly double[] _w;
 
-        public NeuralNet(double[] weights)
+        public NeuralNetScore(double[] weights)
         {
             if (weights == null || weights.Length != 109)
                 throw new ArgumentException("the neural-net score needs 109 weights");
             _w = weights;
         }
 
-        public double Forward(double[] x)
+        public override int Rate()
         {
-            int offset = 0, biasOffset = 0;
-            for (int l = 0; l + 1 < Sizes.Length; l++) biasOffset += Sizes[l] * Sizes[l + 1];
-            var values = x;
+            if (OpHeroHp < 1) return int.MaxValue;
+            if (HeroHp < 1) return int.MinValue;
+            var features = new double[] {
+                HeroHp, OpHeroHp, HeroAtk, OpHeroAtk, HandTotCost, HandCnt, OpHandCnt, DeckCnt, OpDeckCnt,
+                MinionTotAtk, OpMinionTotAtk, MinionTotHealth, OpMinionTotHealth,
+                MinionTotHealthTaunt, OpMinionTotHealthTaunt };
+            return (int)(Forward(features) * 1e6);
+        }
+
+        public override Func<List<IPlayable>, List<int>> MulliganRule()
+        {
+            return cards => cards.Where(c => c.Cost > 3).Select(c => c.Id).ToList();
+        }
+
+        double Forward(double[] values)
+        {
+            int weightAt = 0, biasAt = 0;
+            for (int l = 0; l + 1 < Sizes.Length; l++) biasAt += Sizes[l] * Sizes[l + 1];
             for (int l = 0; l + 1 < Sizes.Length; l++)
             {
                 int nIn = Sizes[l], nOut = Sizes[l + 1];
                 var next = new double[nOut];
-                for (int j = 0; j < nOut; j++)
-                {
-                    double s = _w[biasOffset + j];
-                    for (int i = 0; i < nIn; i++) s += _w[offset + i * nOut + j] * values[i];
-                    next[j] = Math.Tanh(s);
-                }
-                offset += nIn * nOut;
-                biasOffset += nOut;
+                for (int j = 0; j < nOut; j++) next[j] = _w[biasAt + j];
+                for (int i = 0; i < nIn; i++)
+                    for (int j = 0; j < nOut; j++) next[j] += values[i] * _w[weightAt + i * nOut + j];
+                for (int j = 0; j < nOut; j++) next[j] = Math.Tanh(next[j]);
+                weightAt += nIn * nOut;
+                biasAt += nOut;
                 values = next;
             }
             return values[0];
-        }
-
-        public double Evaluate(Game game, Controller me)
-        {
-            if (me.PlayState == PlayState.WON) return double.PositiveInfinity;
-            if (me.PlayState == PlayState.LOST || me.PlayState == PlayState.LOSING) return double.NegativeInfinity;
-            return Forward(Scores.Features(me)) * 1e6;
         }
     }
 }

@@ -1,5 +1,6 @@
-"""The startup check of the SabberStone engine: the build exists, loads, has its cards, and
-plays and copies games. Every failure is one SabberStoneSetupError line naming what is
+"""The startup check of the SabberStone engine: the build (SabberStoneCore.dll and
+SabberStoneBasicAI.dll) exists, loads, has its cards, plays and copies games, and plays them the
+same way twice from the same seeds (`seeded=1`). Every failure is one SabberStoneSetupError line naming what is
 missing; the games run in a child process, so a runtime crash (Mono on a build with the
 EntityData copy bug) becomes a message instead of killing the caller.
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import SabberStoneSetupError
+from .locate import AI_DLL, ASSEMBLIES, CORE_DLL
 
 BRIDGE_SOURCE = Path(__file__).with_name("Bridge.cs")
 MONO_FACADES = ("/usr/lib/mono/4.5/Facades", "/usr/lib/mono/4.7.2-api/Facades", "/usr/lib/mono/4.5-api/Facades")
@@ -26,6 +27,19 @@ class Compiler:
 def cache_dir() -> Path:
     root = os.environ.get("DSAME_CACHE_DIR") or Path.home() / ".cache" / "dsame"
     return Path(root) / "sabberstone"
+
+
+def private_dir(folder: Path) -> Path:
+    """`folder`, created 0700 if missing; refused when another user owns it or can write to it
+    (a DLL planted there would be loaded and run as this user)."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = folder.stat()
+    if info.st_uid != os.geteuid():
+        raise SabberStoneSetupError(f"the bridge cache {folder} belongs to user id {info.st_uid}, not to "
+                                    f"you: set DSAME_CACHE_DIR to a folder of your own")
+    if info.st_mode & 0o077:
+        folder.chmod(0o700)  # ours: close it to other users before anything in it is trusted
+    return folder
 
 
 def _dotnet_compiler() -> Compiler | None:
@@ -71,34 +85,72 @@ def find_compiler(prefer: str | None = None) -> Compiler:
         "compiler (apt-get install mono-mcs mono-runtime)")
 
 
-def bridge_hash(core_dll: Path, compiler: Compiler, source: Path = BRIDGE_SOURCE) -> str:
+def _digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def compiler_version(compiler: Compiler) -> str:
+    """The compiler's own version line (its files can change under the same command)."""
+    try:
+        done = subprocess.run([*compiler.command, "--version"], capture_output=True, text=True, timeout=60)
+        return (done.stdout + done.stderr).strip().splitlines()[0] if (done.stdout + done.stderr).strip() else ""
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+def bridge_hash(folder: Path, compiler: Compiler, source: Path = BRIDGE_SOURCE) -> str:
+    """The cache key: the bridge source, both SabberStone assemblies, the compiler and its version,
+    and the contents of every framework assembly it references."""
     h = hashlib.sha256()
     h.update(source.read_bytes())
-    h.update(Path(core_dll).read_bytes())
-    h.update(repr((compiler.kind, compiler.references)).encode())
-    return h.hexdigest()[:16]
+    for name in ASSEMBLIES:
+        h.update(_digest(Path(folder) / name).encode())
+    h.update(repr((compiler.kind, compiler.command, compiler_version(compiler))).encode())
+    for ref in compiler.references:
+        h.update(ref.encode())
+        if Path(ref).is_file():  # bare names (System.Core.dll) resolve inside the compiler
+            h.update(_digest(Path(ref)).encode())
+    return h.hexdigest()[:24]
 
 
-def compile_bridge(core_dll: Path, compiler: Compiler | None = None, source: Path = BRIDGE_SOURCE,
+def _cached(target: Path) -> bool:
+    """The compiled bridge is there and is what was compiled: its digest matches the record."""
+    record = target.with_suffix(".sha256")
+    if not (target.is_file() and record.is_file()):
+        return False
+    return record.read_text().strip() == _digest(target)
+
+
+def compile_bridge(folder: Path, compiler: Compiler | None = None, source: Path = BRIDGE_SOURCE,
                    cache: Path | None = None) -> Path:
-    """DsameBridge-<hash>.dll for this SabberStoneCore.dll, compiled once and then reused."""
+    """DsameBridge-<hash>.dll for the SabberStone build in `folder`, compiled once and then reused
+    while its recorded digest holds (anything else under that name is compiled over)."""
     compiler = compiler or find_compiler()
-    cache = Path(cache or cache_dir())
-    target = cache / f"DsameBridge-{compiler.kind}-{bridge_hash(core_dll, compiler, source)}.dll"
-    if target.is_file():
+    cache = private_dir(Path(cache or cache_dir()))
+    folder = Path(folder)
+    target = cache / f"DsameBridge-{compiler.kind}-{bridge_hash(folder, compiler, source)}.dll"
+    if _cached(target):
         return target
-    cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
         out = Path(tmp) / "DsameBridge.dll"
         args = [*compiler.command, "-nologo", "-target:library", "-optimize+", "-nowarn:1701,1702",
-                f"-out:{out}", f"-r:{core_dll}", *(f"-r:{r}" for r in compiler.references), str(source)]
+                f"-out:{out}", *(f"-r:{folder / name}" for name in ASSEMBLIES),
+                *(f"-r:{r}" for r in compiler.references), str(source)]
         if compiler.kind == "dotnet":
             args.insert(len(compiler.command), "-nostdlib")
         done = subprocess.run(args, capture_output=True, text=True, timeout=300)
         if done.returncode != 0 or not out.is_file():
             errors = [ln for ln in (done.stdout + done.stderr).splitlines() if "error" in ln]
             raise SabberStoneSetupError(
-                f"the SabberStone bridge does not compile against {core_dll} (a SabberStone build "
-                f"with another API?): {(errors or [done.stderr.strip() or 'no output'])[0]}")
-        os.replace(out, target)  # atomic: concurrent workers never see half a file
+                f"the SabberStone bridge does not compile against {folder / CORE_DLL} and {AI_DLL} (a "
+                f"SabberStone build with another API?): {(errors or [done.stderr.strip() or 'no output'])[0]}")
+        record = Path(tmp) / "digest"
+        record.write_text(_digest(out) + "\n")
+        # The DLL first, then its record: a reader sees either no record or a matching pair.
+        os.replace(out, target)
+        os.replace(record, target.with_suffix(".sha256"))
     return target

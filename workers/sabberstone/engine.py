@@ -1,5 +1,6 @@
 """The worker-side `sabberstone` engine: the same functions and result type as the built-in
-engine's `workers.evaluate`, with the games played inside .NET by the bridge, one batch per call.
+engine's `workers.evaluate`, with the games played inside .NET by the bridge, one batch per call,
+as the paper's reference evaluator plays them (SabberStone's planner and scores, its statistics).
 
 Decks, opponents and card statistics are data (the same December-2019 card set SabberStone
 uses), so they come from the built-in engine's loaders; only the games differ.
@@ -11,7 +12,7 @@ from typing import Sequence
 from .. import evaluate as builtin
 from ..engine.rng import derive
 from ..results import EvaluationResult, GameRecord, summarize
-from .protocol import build_request, parse_summary
+from .protocol import BridgeGame, build_request, parse_summary, search_seed
 from .runtime import load_bridge
 
 load_opponents = builtin.load_opponents
@@ -26,8 +27,10 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                hero_class: str = "ROGUE", path: str | None = None,
                hide_deck_order: bool = False) -> list[GameRecord]:
     """The protocol's games with these indices, played in one bridge call. Game g: opponent
-    g mod 6, seed derive(seed, g), as in the built-in engine. A game that throws inside
-    SabberStone comes back as a record with its seed and message (counted, never retried).
+    g mod 6, game seed derive(seed, g) as in the built-in engine (SabberStone's
+    GameConfig.RandomSeed), planner seed search_seed(game seed) (its Util.ThreadLocalRandom).
+    A game that throws inside SabberStone comes back as a record with its seed and message
+    (counted, never retried).
     `hide_deck_order` is accepted for the built-in engine's interface; True is refused
     (ValueError) before anything is played, as SabberStone's planner cannot hide the order."""
     if hide_deck_order:
@@ -36,12 +39,23 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                          "always knows the next card drawn; use the builtin engine to hide it")
     builtin.validate_deck(deck, stat_overrides, hero_class=hero_class)
     opponents = opponents if opponents is not None else default_opponents()
-    games = [(g, g % len(opponents), derive(seed, g)) for g in game_indices]
+    games = [(g, g % len(opponents), derive(seed, g), search_seed(derive(seed, g))) for g in game_indices]
+    played = play_seeded(deck, games, opponents, player=player, strategy=strategy,
+                         stat_overrides=stat_overrides, beam_depth=beam_depth, beam_width=beam_width,
+                         hero_class=hero_class, path=path)
+    return [game.record() for game in played]
+
+
+def play_seeded(deck: Sequence[str], games: Sequence[tuple[int, int, int, int]], opponents, *,
+                player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
+                beam_depth: int = 13, beam_width: int = 4, hero_class: str = "ROGUE",
+                history: bool = True, path: str | None = None) -> list[BridgeGame]:
+    """Games given as (index, opponent index, game seed, search seed), in one bridge call, with
+    everything the bridge reports of them (the replay of reference records needs all of it)."""
     request = build_request(deck, games, opponents, player=player, strategy=strategy,
-                            beam_depth=beam_depth, beam_width=beam_width,
-                            stat_overrides=stat_overrides, hero_class=hero_class)
-    _, records = parse_summary(str(load_bridge(path).PlayBatch(request)))
-    return records
+                            beam_depth=beam_depth, beam_width=beam_width, stat_overrides=stat_overrides,
+                            hero_class=hero_class, history=history)
+    return parse_summary(str(load_bridge(path).PlayBatch(request)))[1]
 
 
 def evaluate_deck(deck: Sequence[str], opponents=None, games: int = 200, seed: int = 0, *,

@@ -1,4 +1,4 @@
-"""Loading .NET into this process once (pythonnet), then SabberStoneCore and the bridge."""
+"""Loading .NET into this process once (pythonnet), then SabberStone's assemblies and the bridge."""
 from __future__ import annotations
 
 import os
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import SabberStoneSetupError
 from .compiler import compile_bridge, find_compiler
-from .locate import CORE_DLL, sabberstone_dir
+from .locate import ASSEMBLIES, sabberstone_dir
 
 RUNTIME_ENV = "SABBERSTONE_RUNTIME"  # "mono" or "coreclr"; default: what the compiler targets
 _loaded: dict = {}
@@ -50,16 +50,17 @@ def load_bridge(path: str | None = None):
     if folder in _loaded:
         return _loaded[folder]
     compiler = find_compiler("mono" if os.environ.get(RUNTIME_ENV) == "mono" else None)
-    bridge_dll = compile_bridge(folder / CORE_DLL, compiler)
+    bridge_dll = compile_bridge(folder, compiler)
     _load_pythonnet(runtime_kind(compiler.kind))
     try:
         import clr
-        clr.AddReference(str(folder / CORE_DLL))
+        for name in ASSEMBLIES:
+            clr.AddReference(str(folder / name))
         clr.AddReference(str(bridge_dll))
         from DsameBridge import Bridge  # noqa: the namespace exists once the assembly is loaded
     except Exception as exc:  # a .NET load error: name the file, never the .NET trace
         raise SabberStoneSetupError(
-            f"cannot load {folder / CORE_DLL} with the bridge {Path(bridge_dll).name}: "
+            f"cannot load {' and '.join(ASSEMBLIES)} from {folder} with the bridge {Path(bridge_dll).name}: "
             f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from None
     _loaded[folder] = Bridge
     return Bridge

@@ -1,0 +1,145 @@
+"""The bridge as the reference evaluator, on the STAND-IN assemblies (a toy game and a toy
+planner with SabberStone's API, tests/sabberstone/*StandIn.cs): games are functions of their two
+seeds (GameConfig.RandomSeed and Util.ThreadLocalRandom), across processes; stat overrides do not
+outlive their batch; and the replay command agrees with records it made itself and reports a
+record it is given that differs. These check the bridge's plumbing, not Hearthstone rules."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Runs in a child process: a Mono runtime cannot be unloaded from pytest's process.
+PLAY = r"""
+import json, sys
+from workers.sabberstone import engine
+deck, opponents = engine.builtin.miracle_rogue(), engine.default_opponents()
+path, search = sys.argv[1], int(sys.argv[2])
+games = [(g, g % 6, 1000 + g, search + g) for g in range(12)]
+played = engine.play_seeded(deck, games, opponents, path=path, beam_depth=3, beam_width=3)
+overridden = engine.play_seeded(deck, games, opponents, path=path, beam_depth=3, beam_width=3,
+                                stat_overrides={c: {"cost": 1, "atk": 9} for c in set(deck)})
+after = engine.play_seeded(deck, games, opponents, path=path, beam_depth=3, beam_width=3)
+print(json.dumps({"games": [g.__dict__ for g in played], "overridden": [g.__dict__ for g in overridden],
+                  "after": [g.__dict__ for g in after]}))
+"""
+
+
+def _env(cache):
+    env = {k: v for k, v in os.environ.items() if k not in ("SABBERSTONE_DIR", "SABBERSTONE_RUNTIME")}
+    env["DSAME_CACHE_DIR"] = str(cache)
+    return env
+
+
+def _play(stand_in_dir, cache, search: int) -> dict:
+    done = subprocess.run([sys.executable, "-c", PLAY, str(stand_in_dir), str(search)], cwd=ROOT, env=_env(cache),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_games_are_functions_of_their_two_seeds(stand_in_dir, cache_env):
+    first, second = _play(stand_in_dir, cache_env, 50), _play(stand_in_dir, cache_env, 50)
+    assert all(g["error"] is None for g in first["games"])
+    # Two processes, each with its own time-seeded static random: the same games.
+    assert first["games"] == second["games"]
+    # The planner's clones draw from Util.ThreadLocalRandom: another search seed, other plans.
+    other = _play(stand_in_dir, cache_env, 90)
+    assert [g["game_seed"] for g in other["games"]] == [g["game_seed"] for g in first["games"]]
+    assert other["games"] != first["games"]
+    # Overrides change the games while their batch runs, and nothing after it.
+    assert first["overridden"] != first["games"] and first["after"] == first["games"]
+
+
+def _records_file(tmp_path, games: list[dict]) -> Path:
+    """A record file in the reference format (shared/reference/sabberstone/runs), made from games
+    the stand-in played (so a replay on the stand-in should agree with every one)."""
+    from workers.evaluate import default_opponents, miracle_rogue
+    records = []
+    for g in games:
+        record = {k: v for k, v in g.items() if k not in ("card_plays", "error")}
+        record["health_diff"] = g["p1_hp"] - g["p2_hp"]
+        records.append(record)
+    run = {"deck": miracle_rogue(), "depth": 13, "width": 4, "nerfs": "none", "nerfs_applied": "none",
+           "game_logging_history": True, "games": records,
+           "opponents": [{"name": o.name, "class": o.hero_class, "strategy": o.strategy.capitalize()}
+                         for o in default_opponents()]}
+    path = tmp_path / "stand_in_run.json"
+    path.write_text(json.dumps(run))
+    return path
+
+
+MAKE_RECORDS = r"""
+import json, sys
+from workers.sabberstone import engine
+games = [(g, g % 6, 5000 + 7 * g, 300 + g) for g in range(8)]
+played = engine.play_seeded(engine.builtin.miracle_rogue(), games, engine.default_opponents(), path=sys.argv[1])
+print(json.dumps([g.__dict__ for g in played]))
+"""
+
+
+def test_replay_agrees_with_its_own_records_and_reports_a_difference(stand_in_dir, cache_env, tmp_path):
+    env = _env(cache_env)
+    made = subprocess.run([sys.executable, "-c", MAKE_RECORDS, str(stand_in_dir)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr[-2000:]
+    games = json.loads(made.stdout.strip().splitlines()[-1])
+    records = _records_file(tmp_path, games)
+    command = [sys.executable, "-m", "workers.sabberstone.replay", str(records), "--path", str(stand_in_dir)]
+
+    done = subprocess.run(command + ["--json", str(tmp_path / "out.json")], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert "stand_in_run.json: 8/8 games agree on every statistic" in done.stdout
+    assert done.stdout.count("agrees") == 8
+    assert json.loads((tmp_path / "out.json").read_text())[str(records)]["agree"] == 8
+
+    run = json.loads(records.read_text())
+    run["games"][5]["hand_size"] += 1  # a record that does not match its game
+    run["games"][5]["won"] = 1 - run["games"][5]["won"]
+    records.write_text(json.dumps(run))
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    line = next(ln for ln in done.stdout.splitlines() if ln.startswith("game   5"))
+    hand = games[5]["hand_size"]
+    assert "differs:" in line and f"hand_size {hand + 1} -> {hand}" in line and "won " in line
+    assert "stand_in_run.json: 7/8 games agree on every statistic" in done.stdout
+
+
+@pytest.mark.parametrize("damage, expected", [
+    ({"games": []}, "no deck, opponents"),
+    ({"deck": ["CS2_072"] * 3, "opponents": [], "games": [{}]}, "deck is not a list of 30 card ids"),
+    ({"games": [{"game": 0, "opponent": 0}]}, "a game record has no integer game_seed, search_seed"),
+    ({"opponents": [{"name": "Aggro Mage", "class": "MAGE", "strategy": "Aggro"}]}, "is none of the protocol's six"),
+    ({"nerfs": "full", "nerfs_applied": "none"}, "nerfs_applied names no override"),
+])
+def test_replay_refuses_a_record_file_it_cannot_replay(tmp_path, damage, expected):
+    from workers.evaluate import default_opponents, miracle_rogue
+    run = {"deck": miracle_rogue(), "nerfs": "none", "games": [{"game": 0, "opponent": 0, "game_seed": 1, "search_seed": 2}],
+           "opponents": [{"name": o.name, "class": o.hero_class, "strategy": o.strategy} for o in default_opponents()]}
+    run.update(damage)
+    if damage == {"games": []}:
+        run = {"games": []}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(run))
+    env = {**os.environ, "SABBERSTONE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "workers.sabberstone.replay", str(path)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    error = [ln for ln in done.stderr.splitlines() if ln.startswith("error:")]
+    assert len(error) == 1 and expected in error[0] and str(path) in error[0], done.stderr
+
+
+def test_replay_reads_the_overrides_a_run_applied():
+    from workers.sabberstone.replay import load_records, stat_overrides
+    run = load_records(ROOT / "workers" / "data" / "sabberstone" / "runs" / "miracle_rogue__overrides.json")
+    assert stat_overrides(run) == {"CS2_073": {"cost": 1}, "CS2_233": {"cost": 2},
+                                   "EX1_116": {"cost": 4}, "EX1_095": {"cost": 5}}
+    plain = load_records(ROOT / "workers" / "data" / "sabberstone" / "runs" / "miracle_rogue.json")
+    assert stat_overrides(plain) is None and len(plain["games"]) == 200
