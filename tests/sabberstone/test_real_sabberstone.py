@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(
 def test_check_loads_the_card_database_and_plays_copied_games():
     from workers.sabberstone.checks import check
     found = check()
-    assert int(found["cards"]) > 1000 and found["errors"] == "0"
+    assert int(found["cards"]) > 1000 and found["errors"] == "0" and found["seeded"] == "1"
 
 
 def test_protocol_games_on_sabberstone():
@@ -40,3 +40,14 @@ def test_smoke_run_on_sabberstone(tmp_path):
                            "progress=false"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-2000:]
     assert (tmp_path / "run" / "checkpoint.h5").is_file()
+
+
+@pytest.mark.parametrize("run", ["miracle_rogue", "miracle_rogue__overrides"])
+def test_replay_of_reference_records_agrees_game_by_game(run):
+    """The reference records were played by the reference evaluator on SabberStone with the seeds
+    they store: replayed with those seeds, every statistic of every game comes out the same."""
+    records = ROOT / "workers" / "data" / "sabberstone" / "runs" / f"{run}.json"
+    done = subprocess.run([sys.executable, "-m", "workers.sabberstone.replay", str(records), "--games", "12"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert f"{run}.json: 12/12 games agree on every statistic" in done.stdout
