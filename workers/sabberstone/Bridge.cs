@@ -239,6 +239,16 @@ namespace DsameBridge
             return new ReferencePlanner(ScoreOf(strategy), Depth, Width);
         }
 
+        // Guards against a hang that real decks never reach (fatigue ends games; a turn ends
+        // after a few plans): the game then fails with a message instead of running forever.
+        const int MaxPlansPerTurn = 500;
+
+        static void CheckProgress(int plansThisTurn)
+        {
+            if (plansThisTurn >= MaxPlansPerTurn)
+                throw new InvalidOperationException("a player planned " + MaxPlansPerTurn + " times in one turn");
+        }
+
         /// <summary>One game as EvoStone2's GameEvaluator plays it: player 1 (the evaluated deck)
         /// starts; each player's turn is planned, executed, and planned again after a random event
         /// or a pending choice.</summary>
@@ -275,13 +285,15 @@ namespace DsameBridge
             var me = game.Player1;
             while (game.State != State.COMPLETE)
             {
-                if (game.Turn > MaxTurns)  // never on real decks (fatigue ends games); a guard against a hang
+                if (game.Turn > MaxTurns)
                     throw new InvalidOperationException("game still running after " + MaxTurns + " turns");
                 if (game.State == State.RUNNING && game.CurrentPlayer == me)
                     stats.HandSizeStart += me.HandZone.Count;
                 int drawn = 1;  // the most cards drawn this turn, read before each action
+                int searchesBefore = stats.SearchesP1;
                 while (game.State == State.RUNNING && game.CurrentPlayer == me)
                 {
+                    CheckProgress(stats.SearchesP1 - searchesBefore);
                     var plan = planners[0].Plan(game, me);
                     stats.SearchesP1++;
                     if (plan.Score != int.MaxValue && plan.Score != int.MinValue)
@@ -311,8 +323,10 @@ namespace DsameBridge
                 stats.CardsDrawn += drawn;
                 stats.HandSize += me.HandZone.Count;
                 stats.TurnsCounted++;
+                searchesBefore = stats.SearchesP2;
                 while (game.State == State.RUNNING && game.CurrentPlayer == me.Opponent)
                 {
+                    CheckProgress(stats.SearchesP2 - searchesBefore);
                     var plan = planners[1].Plan(game, me.Opponent);
                     stats.SearchesP2++;
                     foreach (var task in plan.Tasks)
