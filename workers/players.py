@@ -1,7 +1,7 @@
 """Players: uniformly random legal play, and the protocol's end-of-turn beam search."""
 from __future__ import annotations
 
-from .engine.actions import END_TURN
+from .engine.actions import END_TURN, Action
 from .engine.rng import GOLDEN, MASK64, derive, mix
 from .engine.state import GameState
 
@@ -73,32 +73,34 @@ class BeamSearchPlayer:
     def plan(self, g: GameState) -> list:
         me = g.current
         score = self.score
-        beam = [(self.planning_root(g), [])]
+        beam = [(self.planning_root(g), ())]
         best_line, best_value = None, float("-inf")
+        expanded = 0
         for _ in range(self.depth):
             seen = set()  # duplicates are dropped within one depth level, not across levels
             children = []
             for state, line in beam:
-                for action in state.legal_actions():
-                    child = state.copy()
-                    child.apply(action, check=False)
-                    self.states_expanded += 1
+                copy = state.copy
+                for move in state.legal_moves():  # plain tuples; the chosen line becomes Actions
+                    child = copy()
+                    child.apply(move, check=False)
+                    expanded += 1
                     key = child.state_hash()
                     if key in seen:
                         continue
                     seen.add(key)
                     value = score(child, me)
-                    new_line = line + [action]
-                    if action.kind == END_TURN or child.done or child.current != me:
+                    if move[0] == END_TURN or child.done or child.current != me:
                         if best_line is None or value > best_value:
-                            best_line, best_value = new_line, value
+                            best_line, best_value = line + (move,), value
                     else:
-                        children.append((value, child, new_line))
+                        children.append((value, child, line + (move,)))
             if not children:
                 break
             children.sort(key=_by_score_descending)  # stable: ties keep option order
             beam = [(child, line) for _, child, line in children[:self.width]]
-        return best_line or []
+        self.states_expanded += expanded
+        return [Action(*move) for move in best_line] if best_line else []
 
     def take_turn(self, g: GameState) -> None:
         me = g.current

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import math
+from operator import mul
 from pathlib import Path
 
 from .engine.state import GameState
 
 INF = float("inf")
+MEMO_SIZE = 1 << 16  # scored feature vectors kept per network (about 10 MB at most)
 DATA = Path(__file__).parent / "data"
 
 
@@ -55,18 +57,54 @@ def control_score(g: GameState, me: int) -> float:
     return score
 
 
-def state_features(g: GameState, me: int) -> list[int]:
-    """The 15 raw features of the neural-net player, in `player_strategy_nn.json` order."""
+def state_features(g: GameState, me: int) -> tuple[int, ...]:
+    """The 15 raw features of the neural-net player, in `player_strategy_nn.json` order. One
+    pass per board with the minions' attack and health written out (this runs for every state
+    the beam search scores)."""
     own, enemy = g.players[me], g.players[1 - me]
     hero_atk = g.hero_atk  # as SabberStone reports it: the weapon counts on its owner's turn only
-    return [
+    return (
         own.hero.health, enemy.hero.health, hero_atk(own), hero_atk(enemy),
-        sum(g.cost_of(me, c) for c in own.hand), len(own.hand), len(enemy.hand),
-        len(own.deck), len(enemy.deck),
-        sum(m.atk for m in own.board), sum(m.atk for m in enemy.board),
-        sum(m.health for m in own.board), sum(m.health for m in enemy.board),
-        _taunt_health(own.board), _taunt_health(enemy.board),
-    ]
+        _hand_cost(g, me, own), len(own.hand), len(enemy.hand), len(own.deck), len(enemy.deck),
+        *_board_sums(own.board, enemy.board),
+    )
+
+
+def _hand_cost(g: GameState, me: int, own) -> int:
+    """The summed current cost of the hand, as `GameState.cost_of` gives it card by card."""
+    modifiers = g.cost_modifiers()
+    total = 0
+    for card in own.hand:
+        cdef = card.cdef
+        if cdef.script.cost is None and not modifiers:  # cost_of without its rarely needed parts
+            cost = cdef.cost + card.cost_mod
+            if cdef.type == "SPELL":
+                if own.free_spells_turns:
+                    continue
+                cost -= own.spell_discount
+            if cost > 0:
+                total += cost
+        else:
+            total += g.cost_of(me, card, modifiers)
+    return total
+
+
+def _board_sums(own_board, enemy_board) -> tuple[int, int, int, int, int, int]:
+    """(own attack, enemy attack, own health, enemy health, own taunt health, enemy taunt
+    health), each minion's attack and health computed as Minion.atk and Minion.health do."""
+    sums = [0, 0, 0, 0, 0, 0]
+    for side, board in ((0, own_board), (1, enemy_board)):
+        atk = health = taunt = 0
+        for m in board:
+            value = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
+            if value > 0:
+                atk += value
+            value = m.base_health + m.health_bonus + m.aura_health - m.damage
+            health += value
+            if m.taunt:
+                taunt += value
+        sums[side], sums[2 + side], sums[4 + side] = atk, health, taunt
+    return tuple(sums)
 
 
 class NeuralNetScore:
@@ -88,24 +126,34 @@ class NeuralNetScore:
         for (n_in, n_out), matrix in zip(shapes, matrices):
             self.layers.append((matrix, weights[offset:offset + n_out]))
             offset += n_out
+        self._memo: dict[tuple, float] = {}
 
     @classmethod
     def from_file(cls, path: str | Path | None = None) -> "NeuralNetScore":
         spec = json.loads(Path(path or DATA / "player_strategy_nn.json").read_text())
         return cls(spec["weights"], tuple(spec["layer_sizes"]))
 
-    def forward(self, features: list[float]) -> float:
+    def forward(self, features) -> float:
         values = features
         tanh = math.tanh
         for matrix, bias in self.layers:
-            values = [tanh(sum(w * x for w, x in zip(row, values)) + b) for row, b in zip(matrix, bias)]
+            # sum(map(mul, ...)) adds the same products in the same order as a loop would
+            values = [tanh(sum(map(mul, row, values)) + b) for row, b in zip(matrix, bias)]
         return values[0]
 
     def __call__(self, g: GameState, me: int) -> float:
         end = _terminal(g, me)
         if end is not None:
             return end
-        return float(int(self.forward(state_features(g, me)) * 1e6))  # SabberStone's int cast
+        features = state_features(g, me)
+        # Sibling states of a search often share their features (a minion played at another
+        # position, an attack that changes nothing counted): score each feature vector once.
+        value = self._memo.get(features)
+        if value is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            value = self._memo[features] = float(int(self.forward(features) * 1e6))  # SabberStone's int cast
+        return value
 
 
 def score_function(name: str):

@@ -23,12 +23,13 @@ def _slot_copier(cls, skip: tuple = ()):
 class Card:
     """A card in a deck, hand or secret zone. Immutable once created."""
 
-    __slots__ = ("uid", "cdef", "cost_mod")
+    __slots__ = ("uid", "cdef", "cost_mod", "key")
 
     def __init__(self, uid: int, cdef: CardDef, cost_mod: int = 0):
         self.uid = uid
         self.cdef = cdef
         self.cost_mod = cost_mod  # this copy's own cost change (Shadowstep: -2)
+        self.key = (cdef.id, cost_mod)  # what tells it apart in a state's hash
 
     def __repr__(self) -> str:
         return f"Card({self.cdef.name}#{self.uid})"

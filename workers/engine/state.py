@@ -51,7 +51,8 @@ class GameState:
         """Hash of the state as SabberStone's planner tells states apart (`Game.Hash` without
         entity ids): the hand in creation order of its cards, so playing one or the other of
         two identical cards can leave different hands, and each minion's order of play, so
-        the same minions played in another order make another state."""
+        the same minions played in another order make another state. One flat tuple, the same
+        fields for each player (every state the beam search reaches is hashed)."""
         parts = [self.current, self.done, self.winner]
         for p in self.players:
             h = p.hero
@@ -59,18 +60,18 @@ class GameState:
             hand = p.hand
             if len(hand) > 1:
                 hand = sorted(hand, key=_uid)
-            parts.append((
+            parts += (
                 h.health, h.armor, h.turn_atk, h.attacks, h.frozen, h.power_uses, p.mana,
                 p.max_mana, p.cards_played, p.minions_played, p.spell_discount, p.fatigue,
                 p.free_spells_turns, len(p.deck), p.pending_cards, p.died_this_turn,
                 (w.cdef.id, w.atk, w.durability) if w else None,
-                tuple((c.cdef.id, c.cost_mod) for c in hand),
-                tuple(c.cdef.id for c in p.secrets),
-                tuple((m.cdef.id, m.order, m.atk, m.health, m.max_health, m.attacks, m.sick,
-                       m.frozen, m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
-                       m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
-                      for m in p.board),
-            ))
+                tuple([c.key for c in hand]),
+                tuple([c.cdef.id for c in p.secrets]) if p.secrets else (),
+                tuple([(m.cdef.id, m.order, m.atk, m.health, m.max_health, m.attacks, m.sick,
+                        m.frozen, m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
+                        m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
+                       for m in p.board]),
+            )
         return hash(tuple(parts))
 
     # ------------------------------------------------------------------ randomness
@@ -813,7 +814,10 @@ class GameState:
 
     def _heroes_dead(self) -> bool:
         """End the game if a hero is dead (both: a draw); whether it is over."""
-        h0, h1 = (h.health <= 0 or h.destroyed for h in (self.players[0].hero, self.players[1].hero))
+        hero = self.players[0].hero
+        h0 = hero.health <= 0 or hero.destroyed
+        hero = self.players[1].hero
+        h1 = hero.health <= 0 or hero.destroyed
         if h0 or h1:
             self.done = True
             self.winner = -1 if (h0 and h1) else (1 if h0 else 0)
