@@ -1,12 +1,21 @@
-"""One HDF5 checkpoint per run directory, replaced atomically: complete or absent.
+"""One HDF5 checkpoint per run directory, replaced atomically: complete or absent, and checked.
 
 Layout: root attributes (format, version, resolved config, identity hash); /state (counters
 and random-generator states as JSON attributes); /real_archive and /surrogate_archive
-(elites by cell); /evaluations (every real evaluation, in evaluation-id order); /surrogate
+(elites by cell); /evaluations (every real evaluation, in evaluation-id order); /blobs
 (torch model + Adam state as bytes).
+
+Integrity (version 2): every dataset carries the SHA-256 of its dtype, shape and bytes as its
+`sha256` attribute, and the root's `sha256` covers the attributes (config, identity, state) and
+the list of datasets with their digests. A digest rather than HDF5's Fletcher-32 filter: it
+works for every dataset kind written here, scalars and empty arrays included, which cannot be
+chunked. The file is built in memory and written with plain file I/O, so a full disk is an
+ordinary OSError on our side of the HDF5 library, never a failure inside it.
 """
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 from pathlib import Path
@@ -14,45 +23,100 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from .errors import CheckpointError
+from .errors import CheckpointError, write_error
 
 FORMAT = "dsame-hearthstone-checkpoint"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1: the same layout without digests (older runs)
 FILENAME = "checkpoint.h5"
+WRITE_MARGIN = 1 << 20  # bytes left free beside a new checkpoint, for the reports written after it
 
 
+# --- digests --------------------------------------------------------------------------------
+def array_digest(value: np.ndarray) -> str:
+    """SHA-256 of an array's dtype, shape and bytes: a flipped bit anywhere changes it."""
+    value = np.ascontiguousarray(value)
+    if value.dtype.kind == "O":
+        raise TypeError("object arrays cannot be checkpointed")
+    head = f"{value.dtype.str}|{value.shape}|".encode()
+    return hashlib.sha256(head + value.tobytes()).hexdigest()
+
+
+def root_digest(attrs: dict, state_json: str, datasets: dict[str, str]) -> str:
+    """SHA-256 of the root attributes, the state and every dataset's path and digest."""
+    text = json.dumps({"attrs": attrs, "state": state_json, "datasets": datasets}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# --- writing --------------------------------------------------------------------------------
 def save(path: Path, *, config_yaml: str, identity: str, state: dict, arrays: dict[str, dict],
          blobs: dict[str, bytes]) -> None:
-    """Write to a temporary file beside `path`, fsync it, rename it over `path`, fsync the dir."""
-    path = Path(path)
+    """Build the file in memory, then write it to a temporary file beside `path`, fsync it,
+    rename it over `path` and fsync the folder. A write that fails (a full disk) raises
+    RunDirError naming the folder and its free space; the previous checkpoint stays."""
+    image = file_image(config_yaml=config_yaml, identity=identity, state=state, arrays=arrays,
+                       blobs=blobs)
+    replace_file(Path(path), image)
+
+
+def file_image(*, config_yaml: str, identity: str, state: dict, arrays: dict[str, dict],
+               blobs: dict[str, bytes]) -> bytes:
+    """The bytes of a complete checkpoint file."""
+    attrs = {"format": FORMAT, "version": VERSION, "config": config_yaml, "identity": identity}
+    state_json = json.dumps(state, sort_keys=True)
+    digests: dict[str, str] = {}
+    buf = io.BytesIO()
+    with h5py.File(buf, "w") as f:
+        for key, value in attrs.items():
+            f.attrs[key] = value
+        f.create_group("state").attrs["json"] = state_json
+        items = [(f"{group}/{name}", np.asarray(value)) for group, data in arrays.items()
+                 for name, value in data.items()]
+        items += [(f"blobs/{name}", np.frombuffer(blob, dtype=np.uint8)) for name, blob in blobs.items()]
+        for name, value in items:
+            digests[name] = array_digest(value)
+            f.create_dataset(name, data=value).attrs["sha256"] = digests[name]
+        f.attrs["sha256"] = root_digest(attrs, state_json, digests)
+    return buf.getvalue()
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Atomically replace `path` by `data` (temp file, fsync, rename, fsync of the folder)."""
+    folder = path.parent
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        with h5py.File(tmp, "w") as f:
-            f.attrs["format"] = FORMAT
-            f.attrs["version"] = VERSION
-            f.attrs["config"] = config_yaml
-            f.attrs["identity"] = identity
-            f.create_group("state").attrs["json"] = json.dumps(state, sort_keys=True)
-            for group, data in arrays.items():
-                g = f.create_group(group)
-                for name, value in data.items():
-                    g.create_dataset(name, data=np.asarray(value))
-            for name, blob in blobs.items():
-                f.create_dataset(f"blobs/{name}", data=np.frombuffer(blob, dtype=np.uint8))
-            f.flush()
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
+        free = free_bytes(folder)
+        if free is not None and free < len(data) + WRITE_MARGIN:
+            raise OSError(28, os.strerror(28))  # ENOSPC before writing a byte
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
-        dir_fd = os.open(path.parent, os.O_RDONLY)
+        dir_fd = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+    except OSError as exc:
+        raise write_error(path, exc) from None
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        tmp.unlink(missing_ok=True)
 
 
+def free_bytes(folder: Path) -> int | None:
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return None
+    return stats.f_bavail * stats.f_frsize
+
+
+# --- reading --------------------------------------------------------------------------------
 class Checkpoint:
     """A loaded checkpoint, fully read into memory (the file is closed at once)."""
 
@@ -63,27 +127,202 @@ class Checkpoint:
 
 
 def load(path: Path, required: tuple[str, ...] = ("evaluations", "real_archive")) -> Checkpoint:
-    """Read a checkpoint; any problem becomes a CheckpointError naming the file."""
+    """Read a checkpoint and verify its digests; any problem becomes a CheckpointError naming
+    the file and what is wrong."""
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"no checkpoint at {path}")
     try:
         with h5py.File(path, "r") as f:
-            if f.attrs.get("format") != FORMAT:
-                raise CheckpointError(f"{path} is not a DSA-ME checkpoint (no '{FORMAT}' format tag)")
-            if int(f.attrs.get("version", -1)) != VERSION:
-                raise CheckpointError(f"{path} is checkpoint version {f.attrs.get('version')}, "
-                                      f"this pipeline reads version {VERSION}")
-            state = json.loads(f["state"].attrs["json"])
-            arrays = {name: {k: f[name][k][()] for k in f[name]}
-                      for name in f if name not in ("state", "blobs")}
-            blobs = {k: f["blobs"][k][()].tobytes() for k in f["blobs"]} if "blobs" in f else {}
-            config_yaml, identity = str(f.attrs["config"]), str(f.attrs["identity"])
+            version = _check_header(path, f)
+            state_json = str(f["state"].attrs["json"])
+            datasets = _read_datasets(path, f, verify=version >= 2)
+            attrs = {"format": FORMAT, "version": version, "config": str(f.attrs["config"]),
+                     "identity": str(f.attrs["identity"])}
+            if version >= 2 and str(f.attrs.get("sha256")) != root_digest(
+                    attrs, state_json, {k: d for k, (_, d) in datasets.items()}):
+                raise damaged(path, "its attributes (config, identity or state) fail their checksum")
+        state = json.loads(state_json)
     except CheckpointError:
         raise
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, KeyError, ValueError, TypeError, RecursionError) as exc:
         raise CheckpointError(f"checkpoint {path} is corrupt or unreadable: {exc}") from None
+    if not isinstance(state, dict):
+        raise damaged(path, "its state is not a JSON object")
+    arrays: dict[str, dict[str, np.ndarray]] = {}
+    blobs: dict[str, bytes] = {}
+    for name, (value, _) in datasets.items():
+        group, key = name.split("/", 1)
+        if group == "blobs":
+            blobs[key] = value.tobytes()
+        else:
+            arrays.setdefault(group, {})[key] = value
     missing = [name for name in required if name not in arrays]
     if missing:
         raise CheckpointError(f"checkpoint {path} lacks {', '.join(missing)}")
-    return Checkpoint(path, config_yaml, identity, state, arrays, blobs)
+    return Checkpoint(path, attrs["config"], attrs["identity"], state, arrays, blobs)
+
+
+def damaged(path: Path, what: str) -> CheckpointError:
+    return CheckpointError(f"checkpoint {path} is damaged: {what}; it was left as it is")
+
+
+def _check_header(path: Path, f: h5py.File) -> int:
+    if f.attrs.get("format") != FORMAT:
+        raise CheckpointError(f"{path} is not a DSA-ME checkpoint (no '{FORMAT}' format tag)")
+    version = int(f.attrs.get("version", -1))
+    if version not in READABLE_VERSIONS:
+        raise CheckpointError(f"{path} is checkpoint version {f.attrs.get('version')}, "
+                              f"this pipeline reads versions {', '.join(map(str, READABLE_VERSIONS))}")
+    return version
+
+
+def _read_datasets(path: Path, f: h5py.File, verify: bool) -> dict[str, tuple[np.ndarray, str]]:
+    """Every dataset under the root's groups: path -> (value, digest), each digest verified."""
+    out = {}
+    for group in f:
+        if group == "state":
+            continue
+        if not isinstance(f[group], h5py.Group):
+            raise damaged(path, f"/{group} is not a group")
+        for name, dataset in f[group].items():
+            if not isinstance(dataset, h5py.Dataset):
+                raise damaged(path, f"/{group}/{name} is not a dataset")
+            value = np.asarray(dataset[()])
+            digest = array_digest(value) if verify else ""
+            if verify and str(dataset.attrs.get("sha256")) != digest:
+                raise damaged(path, f"dataset /{group}/{name} fails its checksum")
+            out[f"{group}/{name}"] = (value, digest)
+    return out
+
+
+# --- plausibility of what was loaded ----------------------------------------------------------
+def check_contents(saved: Checkpoint, *, limits: np.ndarray, deck_size: int, cells: int | None) -> None:
+    """What the digests cannot vouch for (a version-1 file has none; a file can be written
+    consistently wrong): legal decks, finite values in their ranges, ids that agree between
+    the evaluations and the archives, a usable random-generator state. CheckpointError else.
+    cells=None: the archives are not checked (another run's file, read for its evaluations)."""
+    path, arrays = saved.path, saved.arrays
+    limits = np.asarray(limits)
+    n = None
+    if "evaluations" in arrays:
+        n = _check_evaluations(path, arrays["evaluations"], limits, deck_size)
+    if cells is not None and "real_archive" in arrays:
+        _check_real_archive(path, arrays["real_archive"], arrays.get("evaluations"), limits, deck_size, cells)
+    if cells is not None and "surrogate_archive" in arrays:
+        _check_surrogate_archive(path, arrays["surrogate_archive"], limits, deck_size, cells)
+    _check_state(path, saved.state, n)
+
+
+def _fields(path, group: str, data: dict, names: tuple[str, ...]) -> int:
+    """The named fields exist and share their first dimension; returns it."""
+    missing = [k for k in names if k not in data]
+    if missing:
+        raise damaged(path, f"/{group} lacks {', '.join(missing)}")
+    lengths = {k: (data[k].shape[0] if data[k].ndim else -1) for k in names}
+    if len(set(lengths.values())) != 1 or -1 in lengths.values():
+        raise damaged(path, f"/{group} holds fields of different lengths ({lengths})")
+    return next(iter(lengths.values()))
+
+
+def _check_decks(path, where: str, decks: np.ndarray, limits: np.ndarray, deck_size: int) -> None:
+    if decks.ndim != 2 or decks.shape[1] != len(limits) or decks.dtype.kind not in "iu":
+        raise damaged(path, f"{where} is {decks.dtype} {decks.shape}, not decks of {len(limits)} card counts")
+    bad = np.argwhere((decks < 0) | (decks > limits))
+    if len(bad):
+        row, card = bad[0]
+        raise damaged(path, f"{where} row {row} holds {decks[row, card]} copies of pool card {card} "
+                            f"(allowed 0 to {limits[card]})")
+    sizes = decks.sum(axis=1)
+    wrong = np.flatnonzero(sizes != deck_size)
+    if len(wrong):
+        raise damaged(path, f"{where} row {wrong[0]} is a deck of {sizes[wrong[0]]} cards, not {deck_size}")
+
+
+def _check_finite(path, where: str, values: np.ndarray, columns: int | None = None) -> None:
+    if values.dtype.kind not in "fiu" or (columns is not None and (values.ndim != 2 or values.shape[1] != columns)):
+        raise damaged(path, f"{where} is {values.dtype} {values.shape}, not {columns or 'some'} numbers per row")
+    if not np.isfinite(values).all():
+        raise damaged(path, f"{where} holds NaN or infinite values")
+
+
+# The real targets' possible ranges (workers.results.TARGET_NAMES order): health difference
+# within two heroes' health and armour, win rate a share, every other target a non-negative
+# count or average.
+_TARGET_LOW = np.array([-100.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+_TARGET_HIGH = np.array([100.0, np.inf, 10, 1, *[np.inf] * 8])
+
+
+def _check_targets(path, where: str, targets: np.ndarray) -> None:
+    _check_finite(path, where, targets, len(_TARGET_LOW))
+    bad = np.argwhere((targets < _TARGET_LOW) | (targets > _TARGET_HIGH))
+    if len(bad):
+        row, col = bad[0]
+        raise damaged(path, f"{where} row {row} target {col} is {targets[row, col]:g}, outside "
+                            f"[{_TARGET_LOW[col]:g}, {_TARGET_HIGH[col]:g}]")
+
+
+def _check_evaluations(path, ev: dict, limits, deck_size: int) -> int:
+    n = _fields(path, "evaluations", ev, ("decks", "targets", "eval_id", "source", "iteration"))
+    _check_decks(path, "/evaluations/decks", ev["decks"], limits, deck_size)
+    _check_targets(path, "/evaluations/targets", ev["targets"])
+    if not np.array_equal(ev["eval_id"], np.arange(n)):
+        raise damaged(path, "/evaluations/eval_id is not 0, 1, 2, ... in order")
+    if not np.isin(ev["source"], (0, 1, 2)).all():
+        raise damaged(path, "/evaluations/source holds values other than 0, 1, 2")
+    it = ev["iteration"]
+    if it.dtype.kind not in "iu" or (it < 0).any() or (np.diff(it) < 0).any():
+        raise damaged(path, "/evaluations/iteration is not a non-decreasing count")
+    return n
+
+
+def _check_cells(path, where: str, index: np.ndarray, cells: int) -> None:
+    if index.dtype.kind not in "iu" or ((index < 0) | (index >= cells)).any():
+        raise damaged(path, f"{where} holds cell numbers outside 0 to {cells - 1}")
+    if len(np.unique(index)) != len(index):
+        raise damaged(path, f"{where} holds a cell twice")
+
+
+def _check_real_archive(path, a: dict, ev: dict | None, limits, deck_size: int, cells: int) -> None:
+    m = _fields(path, "real_archive", a, ("index", "solution", "objective", "measures", "eval_id", "targets"))
+    if m == 0:
+        return
+    _check_cells(path, "/real_archive/index", a["index"], cells)
+    _check_decks(path, "/real_archive/solution", a["solution"], limits, deck_size)
+    _check_targets(path, "/real_archive/targets", a["targets"])
+    ok = np.array_equal(a["objective"], a["targets"][:, 0]) and np.array_equal(a["measures"], a["targets"][:, 1:3])
+    if not ok:
+        raise damaged(path, "/real_archive objective or measures disagree with its targets")
+    if ev is not None:
+        ids = a["eval_id"]
+        if ids.dtype.kind not in "iu" or ((ids < 0) | (ids >= len(ev["decks"]))).any():
+            raise damaged(path, "/real_archive/eval_id names evaluations that do not exist")
+        if not (np.array_equal(a["solution"], ev["decks"][ids]) and np.array_equal(a["targets"], ev["targets"][ids])):
+            raise damaged(path, "/real_archive elites differ from the evaluations they name")
+
+
+def _check_surrogate_archive(path, a: dict, limits, deck_size: int, cells: int) -> None:
+    m = _fields(path, "surrogate_archive", a, ("index", "solution", "objective", "measures", "targets"))
+    if "occ_list" not in a or len(a["occ_list"]) != m or not np.array_equal(np.sort(a["occ_list"]), np.sort(a["index"])):
+        raise damaged(path, "/surrogate_archive/occ_list does not list its occupied cells")
+    if m == 0:
+        return
+    _check_cells(path, "/surrogate_archive/index", a["index"], cells)
+    _check_decks(path, "/surrogate_archive/solution", a["solution"], limits, deck_size)
+    for key in ("objective", "measures", "targets"):
+        _check_finite(path, f"/surrogate_archive/{key}", a[key])
+
+
+def _check_state(path, state: dict, n: int | None) -> None:
+    try:
+        np.random.PCG64().state = state["rng"]
+        outer = state["outer_iteration"]
+        history = state["history"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise damaged(path, f"its state is incomplete or malformed ({exc!r})") from None
+    if not isinstance(outer, int) or isinstance(outer, bool) or outer < 0:
+        raise damaged(path, f"its state's outer_iteration is {outer!r}")
+    if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
+        raise damaged(path, "its state's history is not a list of records")
+    if n is not None and state.get("evaluations", n) != n:
+        raise damaged(path, f"its state counts {state.get('evaluations')!r} evaluations, the file holds {n}")

@@ -7,7 +7,11 @@ names the key.
 from __future__ import annotations
 
 import hashlib
+import math
+import re
+import socket
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Optional
 
 from omegaconf import DictConfig, OmegaConf
@@ -72,6 +76,7 @@ class ClusterCfg:
     dashboard_address: Optional[str] = None
     address: Optional[str] = None
     jobs: int = 0
+    max_failed_share: float = 0.05  # games of one evaluation that may fail in the engine
     slurm: dict[str, Any] = field(default_factory=dict)
 
 
@@ -136,27 +141,73 @@ CHOICES = {
     "strategy.player": ("beam", "random"),
     "strategy.evaluated": ("nn", "aggro", "control"),
 }
-POSITIVE = ("algorithm.budget", "algorithm.batch_size", "algorithm.checkpoint_every",
-            "algorithm.inner.batch_size", "surrogate.batch_size", "surrogate.lr", "opponents.games",
-            "cluster.games_per_task", "deck_space.deck_size", "strategy.beam_depth",
-            "strategy.beam_width", "report.best_decks")
-NON_NEGATIVE = ("algorithm.initial", "algorithm.inner.iterations", "algorithm.inner.initial",
-                "surrogate.epochs", "algorithm.offline.epochs", "cluster.max_retries", "seed")
-# Keys that must be true or false as written (not 1, "yes", ...).
-BOOLEAN = ("strategy.hide_deck_order",)
+
+
+@dataclass(frozen=True)
+class Range:
+    """Allowed numbers: finite, from `low` to `high`, each end included unless open."""
+    low: float
+    high: float
+    low_open: bool = False
+    high_open: bool = False
+
+    def __contains__(self, value) -> bool:
+        if isinstance(value, float) and not math.isfinite(value):
+            return False
+        return ((value > self.low if self.low_open else value >= self.low)
+                and (value < self.high if self.high_open else value <= self.high))
+
+    def __str__(self) -> str:
+        return f"{'(' if self.low_open else '['}{self.low:g}, {self.high:g}{')' if self.high_open else ']'}"
+
+
+# Every number of the config. The upper ends are far beyond any real run; they stop a typo
+# (an extra zero or three) from becoming a run that never ends or exhausts memory.
+RANGES = {
+    "seed": Range(0, 2 ** 63 - 1),
+    "algorithm.budget": Range(1, 10 ** 7),
+    "algorithm.initial": Range(0, 10 ** 7),
+    "algorithm.batch_size": Range(1, 10 ** 6),
+    "algorithm.checkpoint_every": Range(1, 10 ** 7),
+    "algorithm.offline.epochs": Range(0, 10 ** 5),
+    "algorithm.inner.iterations": Range(0, 10 ** 9),
+    "algorithm.inner.batch_size": Range(1, 10 ** 5),
+    "algorithm.inner.initial": Range(0, 10 ** 7),
+    "surrogate.lr": Range(0, 10, low_open=True),
+    "surrogate.batch_size": Range(1, 10 ** 6),
+    "surrogate.epochs": Range(0, 10 ** 5),
+    "surrogate.val_fraction": Range(0, 1, high_open=True),
+    "cluster.games_per_task": Range(1, 10 ** 5),
+    "cluster.max_retries": Range(0, 100),
+    "cluster.jobs": Range(0, 10 ** 4),
+    "cluster.max_failed_share": Range(0, 1),
+    "opponents.games": Range(1, 10 ** 6),
+    "strategy.beam_depth": Range(1, 100),
+    "strategy.beam_width": Range(1, 100),
+    "report.best_decks": Range(1, 10 ** 4),
+}
+OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4)}  # null: one worker per core
+DECK_SIZE = 30  # both engines play the protocol's 30-card decks
+MAX_CELLS = 250_000  # archive cells; each costs about 500 bytes in the surrogate archive
+MAX_HIDDEN_LAYERS = 3  # the inner loop's compiled network takes at most 4 linear layers
+MAX_WIDTH = 4096
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # part of a folder name
+DEVICE = re.compile(r"auto|cpu|mps|cuda(:[0-9]{1,2})?")
+ADDRESS = re.compile(r"(tcp|tls|ucx|ws|wss)://(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
+DASHBOARD = re.compile(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]*):([0-9]{1,5})")
+PATHS = ("run_dir", "deck_file", "deck_space.pool", "opponents.path", "algorithm.offline.path",
+         "engine.path")
 # Keys that do not change what a run computes: they may differ when a run is resumed.
 NOT_IDENTITY = ("cluster", "progress", "run_dir", "report", "hydra")
 
 
 def validate(cfg: DictConfig) -> DictConfig:
-    """The config merged onto the schema (types checked), with values checked; ConfigError else."""
+    """The config merged onto the schema (types checked), with every value checked; the first
+    problem is a ConfigError naming the key. Reads no file (see check_inputs)."""
     plain = OmegaConf.to_container(cfg, resolve=False)
     plain.pop("hydra", None)
-    for key in BOOLEAN:
-        section, name = key.split(".")
-        value = (plain.get(section) or {}).get(name, False)
-        if not isinstance(value, bool) and not (isinstance(value, str) and value.startswith("${")):
-            raise ConfigError(f"{key} must be true or false, got {value!r}")
+    _check_booleans(plain, RootCfg())
+    _ranges_as_floats(plain)
     try:
         checked = OmegaConf.merge(OmegaConf.structured(RootCfg), plain)
         OmegaConf.resolve(checked)
@@ -168,20 +219,97 @@ def validate(cfg: DictConfig) -> DictConfig:
         value = OmegaConf.select(checked, key)
         if value not in allowed:
             raise ConfigError(f"{key}={value!r} is not one of {', '.join(map(str, allowed))}")
-    for key in POSITIVE:
-        if not OmegaConf.select(checked, key) > 0:
-            raise ConfigError(f"{key} must be positive, got {OmegaConf.select(checked, key)}")
-    for key in NON_NEGATIVE:
-        if OmegaConf.select(checked, key) < 0:
-            raise ConfigError(f"{key} must not be negative, got {OmegaConf.select(checked, key)}")
+    _check_numbers(checked)
+    _check_strings(checked)
+    _check_archive(checked.archive)
+    _check_hidden(checked.surrogate.hidden)
+    _check_combinations(checked)
+    return checked
+
+
+def _check_booleans(plain: dict, schema, prefix: str = "") -> None:
+    """Booleans must be written true or false (not 1, "yes", ...)."""
+    for name, default in vars(schema).items():
+        value = plain.get(name) if isinstance(plain, dict) else None
+        key = f"{prefix}{name}"
+        if isinstance(default, bool) and name in (plain or {}):
+            if not isinstance(value, bool) and not (isinstance(value, str) and value.startswith("${")):
+                raise ConfigError(f"{key} must be true or false, got {value!r}")
+        elif hasattr(default, "__dataclass_fields__") and isinstance(value, dict):
+            _check_booleans(value, default, key + ".")
+
+
+def _ranges_as_floats(plain: dict) -> None:
+    """archive.ranges=[[5,15],[1,7]] means floats: accept the integers as written."""
+    ranges = (plain.get("archive") or {}).get("ranges") if isinstance(plain.get("archive"), dict) else None
+    if isinstance(ranges, list):
+        plain["archive"]["ranges"] = [
+            [float(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in r]
+            if isinstance(r, list) else r for r in ranges]
+
+
+def _check_numbers(cfg: DictConfig) -> None:
+    for key, allowed in RANGES.items():
+        value = OmegaConf.select(cfg, key)
+        if value not in allowed:
+            raise ConfigError(f"{key} must be a finite number in {allowed}, got {value}")
+    for key, allowed in OPTIONAL_RANGES.items():
+        value = OmegaConf.select(cfg, key)
+        if value is not None and value not in allowed:
+            raise ConfigError(f"{key} must be null or a number in {allowed}, got {value}")
+    if cfg.deck_space.deck_size != DECK_SIZE:
+        raise ConfigError(f"deck_space.deck_size must be {DECK_SIZE} (both engines play "
+                          f"{DECK_SIZE}-card decks), got {cfg.deck_space.deck_size}")
+
+
+def _check_strings(cfg: DictConfig) -> None:
+    for key in ("name", "algorithm.name"):
+        value = OmegaConf.select(cfg, key)
+        if not NAME.fullmatch(value):
+            raise ConfigError(f"{key}={value!r} must be 1 to 64 letters, digits, '_', '.' or '-' "
+                              "(it names the run folder)")
+    if not DEVICE.fullmatch(cfg.surrogate.device):
+        raise ConfigError(f"surrogate.device={cfg.surrogate.device!r} is not auto, cpu, mps, cuda or cuda:N")
+    for key in PATHS:
+        value = OmegaConf.select(cfg, key)
+        if value is not None and (not value.strip() or "\0" in value or len(value) > 4096):
+            raise ConfigError(f"{key}={value!r} is not a usable path")
+    address = cfg.cluster.address
+    if address is not None and not _port_ok(ADDRESS.fullmatch(address), 3, low=1):
+        raise ConfigError(f"cluster.address={address!r} is not a scheduler address like tcp://host:8786")
+    if cfg.cluster.kind == "address" and not address:
+        raise ConfigError("cluster.kind=address needs cluster.address (tcp://host:port)")
+    dashboard = cfg.cluster.dashboard_address
+    if dashboard is not None and not _port_ok(DASHBOARD.fullmatch(dashboard), 2, low=0):
+        raise ConfigError(f"cluster.dashboard_address={dashboard!r} is not [host]:port")
+
+
+def _port_ok(match, group: int, low: int) -> bool:
+    return bool(match) and low <= int(match.group(group)) <= 65535
+
+
+def _check_archive(archive: DictConfig) -> None:
+    dims, ranges = list(archive.dims), [list(r) for r in archive.ranges]
+    if len(dims) != 2 or len(ranges) != 2 or any(len(r) != 2 for r in ranges):
+        raise ConfigError("archive needs two dims and two [low, high] ranges")
+    if not all(1 <= d <= MAX_CELLS for d in dims) or dims[0] * dims[1] > MAX_CELLS:
+        raise ConfigError(f"archive.dims={dims} must be two positive sizes of at most {MAX_CELLS} "
+                          "cells together")
+    if not all(math.isfinite(v) for r in ranges for v in r) or any(lo >= hi for lo, hi in ranges):
+        raise ConfigError(f"archive.ranges={ranges} must be two finite [low, high] pairs with low < high")
+
+
+def _check_hidden(hidden) -> None:
+    hidden = list(hidden)
+    if len(hidden) > MAX_HIDDEN_LAYERS or not all(1 <= h <= MAX_WIDTH for h in hidden):
+        raise ConfigError(f"surrogate.hidden={hidden} must be at most {MAX_HIDDEN_LAYERS} layer widths, "
+                          f"each from 1 to {MAX_WIDTH}")
+
+
+def _check_combinations(checked: DictConfig) -> None:
     if checked.strategy.hide_deck_order and checked.engine.name == "sabberstone":
         raise ConfigError("strategy.hide_deck_order=true needs engine=builtin: SabberStone's planner "
                           "always knows the deck order")
-    if not 0 <= checked.surrogate.val_fraction < 1:
-        raise ConfigError(f"surrogate.val_fraction must be in [0, 1), got {checked.surrogate.val_fraction}")
-    if len(checked.archive.dims) != 2 or len(checked.archive.ranges) != 2 or any(
-            len(r) != 2 or r[0] >= r[1] for r in checked.archive.ranges):
-        raise ConfigError("archive needs two dims and two [low, high] ranges with low < high")
     algo = checked.algorithm
     if algo.kind == "surrogate" and algo.offline.source != "none" and not algo.offline.path:
         raise ConfigError(f"algorithm {algo.name} needs algorithm.offline.path=<a run's checkpoint.h5>")
@@ -191,7 +319,34 @@ def validate(cfg: DictConfig) -> DictConfig:
         raise ConfigError("algorithm.inner.iterations must be positive for a surrogate algorithm")
     if algo.initial > algo.budget:
         raise ConfigError(f"algorithm.initial={algo.initial} exceeds algorithm.budget={algo.budget}")
-    return checked
+
+
+def check_inputs(cfg: DictConfig, probe_timeout: float = 5.0) -> None:
+    """Read and check what the config names outside itself, before anything is written or
+    played: the opponents file (structure, classes, strategies and their weights, cards), the
+    offline source file's presence, and that a scheduler address answers. ConfigError else."""
+    from workers.errors import DeckError as EngineDeckError
+    from workers.evaluate import load_opponents
+    if cfg.opponents.path:
+        try:
+            load_opponents(cfg.opponents.path)
+        except EngineDeckError as exc:
+            raise ConfigError(f"opponents.path: {exc}") from None
+    algo = cfg.algorithm
+    if algo.kind == "surrogate" and algo.offline.source != "none" and not Path(algo.offline.path).is_file():
+        raise ConfigError(f"algorithm.offline.path={algo.offline.path} is not a file (a run's checkpoint.h5)")
+    if cfg.cluster.kind == "address":
+        _probe(cfg.cluster.address, probe_timeout)
+
+
+def _probe(address: str, timeout: float) -> None:
+    """A scheduler that does not answer fails here in seconds, not after dask's long timeout."""
+    match = ADDRESS.fullmatch(address)
+    host, port = match.group(2).strip("[]"), int(match.group(3))
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as exc:
+        raise ConfigError(f"cluster.address={address} does not answer: {exc.strerror or exc}") from None
 
 
 def identity(cfg: DictConfig) -> dict:

@@ -52,14 +52,9 @@ class DeckSpace:
     def from_pool_file(cls, path: str | Path | None = None, use_stat_overrides: bool = False,
                        deck_size: int = 30) -> "DeckSpace":
         path = Path(path) if path else BUILTIN_POOL
-        try:
-            pool = json.loads(path.read_text())
-            entries = sorted(pool["cards"], key=lambda c: c["index"])
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise DeckError(f"cannot read card pool {path}: {exc}") from None
-        if [c["index"] for c in entries] != list(range(len(entries))):
-            raise DeckError(f"card pool {path}: indices must be 0..{len(entries) - 1} without gaps")
-        overrides = pool.get("stat_overrides") if use_stat_overrides else None
+        pool = _read_json(path, "card pool")
+        entries = _pool_entries(path, pool)
+        overrides = _stat_overrides(path, pool.get("stat_overrides")) if use_stat_overrides else None
         facts = card_facts(c["id"] for c in entries)
         cards = []
         for c in entries:
@@ -181,21 +176,95 @@ class DeckSpace:
         """A deck file: JSON ({"cards": [...]} or a list of ids/names), a deck code, or one
         card id or name per line. Raises DeckError naming the file and the problem."""
         path = Path(path)
-        try:
-            text = path.read_text().strip()
-        except OSError as exc:
-            raise DeckError(f"cannot read deck file {path}: {exc.strerror}") from None
+        text = _read_text(path, "deck file", MAX_DECK_FILE_BYTES).strip()
         try:
             if text.startswith(("{", "[")):
-                data = json.loads(text)
-                entries = data["cards"] if isinstance(data, dict) else data
-                cards = [e["id"] if isinstance(e, dict) else str(e) for e in entries]
-                return self.encode(cards)
+                return self.encode(_json_cards(path, text))
             lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
             if len(lines) == 1 and lines[0].startswith("AAE"):
                 return self.from_deck_code(lines[0])
             return self.encode(lines)
         except DeckError as exc:
             raise DeckError(f"deck file {path}: {exc}") from None
-        except (ValueError, KeyError, TypeError) as exc:
-            raise DeckError(f"deck file {path}: unreadable ({exc})") from None
+
+
+MAX_DECK_FILE_BYTES = 1 << 20
+MAX_POOL_CARDS = 5000
+RARITIES = ("free", "common", "rare", "epic", "legendary")
+OVERRIDE_STATS = ("cost", "atk", "health")
+
+
+def _read_text(path: Path, what: str, max_bytes: int) -> str:
+    from workers.inputs import InputError, read_text
+    try:
+        return read_text(path, what, max_bytes)
+    except InputError as exc:
+        raise DeckError(str(exc)) from None
+
+
+def _read_json(path: Path, what: str):
+    from workers.inputs import InputError, load_json
+    try:
+        return load_json(path, what)
+    except InputError as exc:
+        raise DeckError(str(exc)) from None
+
+
+def _json_cards(path: Path, text: str) -> list[str]:
+    """The card ids or names of a JSON deck: {"cards": [...]} or a list, of strings or of
+    objects with an "id"."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise DeckError(f"deck file {path} is nested too deeply to be a deck") from None
+    except ValueError as exc:
+        raise DeckError(f"deck file {path} is not valid JSON: {exc}") from None
+    entries = data.get("cards") if isinstance(data, dict) else data
+    if not isinstance(entries, list) or len(entries) > 1000:
+        raise DeckError(f"deck file {path}: expected a list of cards or {{\"cards\": [...]}}")
+    cards = []
+    for i, e in enumerate(entries):
+        card = e.get("id") if isinstance(e, dict) else e
+        if not isinstance(card, str):
+            raise DeckError(f"deck file {path}: card {i} is {card!r}, not a card id or name")
+        cards.append(card)
+    return cards
+
+
+def _pool_entries(path: Path, pool) -> list[dict]:
+    """The pool's cards sorted by index, each checked: fields, types, known playable ids."""
+    from workers.evaluate import card_library
+    cards = pool.get("cards") if isinstance(pool, dict) else None
+    if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_POOL_CARDS:
+        raise DeckError(f"card pool {path} needs a \"cards\" list of 1 to {MAX_POOL_CARDS} cards")
+    library = card_library()
+    for n, c in enumerate(cards):
+        fields = {"index": int, "id": str, "name": str, "type": str, "rarity": str}
+        if not isinstance(c, dict) or any(not isinstance(c.get(k), t) or isinstance(c.get(k), bool)
+                                          for k, t in fields.items()):
+            raise DeckError(f"card pool {path}: entry {n} needs index (integer), id, name, type and rarity")
+        if c["rarity"] not in RARITIES:
+            raise DeckError(f"card pool {path}: {c['id']} has rarity {c['rarity']!r}, not one of {', '.join(RARITIES)}")
+        if c["id"] not in library or not library[c["id"]].collectible:
+            raise DeckError(f"card pool {path}: unknown card id {c['id']!r}")
+    entries = sorted(cards, key=lambda c: c["index"])
+    if [c["index"] for c in entries] != list(range(len(entries))):
+        raise DeckError(f"card pool {path}: indices must be 0..{len(entries) - 1} without gaps")
+    if len({c["id"] for c in entries}) != len(entries):
+        raise DeckError(f"card pool {path}: a card id appears twice")
+    return entries
+
+
+def _stat_overrides(path: Path, overrides) -> dict | None:
+    """{card id: {cost, atk, health}} with small non-negative integers, or None."""
+    if overrides is None:
+        return None
+    if not isinstance(overrides, dict):
+        raise DeckError(f"card pool {path}: stat_overrides must map card ids to stats")
+    for card_id, stats in overrides.items():
+        if not isinstance(stats, dict) or not stats or any(
+                k not in OVERRIDE_STATS or isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 99
+                for k, v in stats.items()):
+            raise DeckError(f"card pool {path}: stat_overrides for {card_id!r} must give "
+                            f"{', '.join(OVERRIDE_STATS)} as integers from 0 to 99")
+    return overrides

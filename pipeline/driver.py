@@ -9,7 +9,7 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig, OmegaConf
 
-from .config import validate
+from .config import check_inputs, validate
 from .errors import ConfigError, PipelineError
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
@@ -19,6 +19,7 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     """Run (or resume) the configured search; `client`: an existing Dask client to use instead
     of starting the configured cluster."""
     cfg = validate(cfg)
+    check_inputs(cfg)  # the files the config names, read and checked before anything is written
     engine_options(cfg)  # a missing or broken engine fails here, before anything is written
     from .deck_space import DeckSpace
     space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
@@ -28,19 +29,20 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     from . import run_dir as rd
     from .search import Search
     run_dir = rd.resolve_run_dir(cfg)
-    saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written
     search = Search(cfg, run_dir, space, None, OmegaConf.to_yaml(cfg, resolve=True))
-    if saved is not None:
-        search.resume(saved)
-    else:
-        search.prepare_offline_surrogate()  # reads its file before the run dir is created
-    with rd.locked(run_dir), _cluster_and_client(cfg, space, client) as evaluator:
-        if saved is None:
-            rd.write_config(run_dir, cfg)
+    # The lock first: what is read below cannot be replaced by another driver meanwhile.
+    with rd.locked(run_dir):
+        saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written
+        if saved is not None:
+            search.resume(saved)
         else:
-            print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
-        search.evaluator = evaluator
-        search.run()
+            search.prepare_offline_surrogate()
+        with _cluster_and_client(cfg, space, client) as evaluator:
+            rd.write_config(run_dir, cfg, saved)  # also repairs a missing or damaged config.yaml
+            if saved is not None:
+                print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
+            search.evaluator = evaluator
+            search.run()
     print(f"run finished: {run_dir}", file=sys.stderr)
     print(summary(search))
     return run_dir
@@ -99,7 +101,8 @@ class _cluster_and_client:
                 beam_width=int(self.cfg.strategy.beam_width),
                 hide_deck_order=bool(self.cfg.strategy.hide_deck_order), opponents_path=self.cfg.opponents.path,
                 max_resubmits=int(self.cfg.cluster.max_retries), engine=self.cfg.engine.name,
-                engine_options=engine_options(self.cfg))
+                engine_options=engine_options(self.cfg),
+                max_failed_share=float(self.cfg.cluster.max_failed_share))
         except BaseException:
             self._ctx.__exit__(*sys.exc_info())
             raise

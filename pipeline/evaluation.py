@@ -12,7 +12,7 @@ from workers.errors import DeckError as EngineDeckError
 from workers.results import summarize
 
 from .deck_space import DeckSpace
-from .errors import ConfigError
+from .errors import ConfigError, EvaluationError
 from .worker_tasks import EngineLoader, play_chunk
 
 
@@ -37,10 +37,12 @@ class EvaluationClient:
                  player: str, strategy: str, beam_depth: int, beam_width: int,
                  hide_deck_order: bool = False,
                  opponents_path: str | None = None, max_resubmits: int = 3,
-                 engine: str = "builtin", engine_options: dict | None = None):
+                 engine: str = "builtin", engine_options: dict | None = None,
+                 max_failed_share: float = 0.05):
         from workers import evaluate
         self.client, self.space, self.run_seed = client, space, run_seed
         self.games, self.games_per_task, self.max_resubmits = games, games_per_task, max_resubmits
+        self.max_failed_share = max_failed_share
         self.options = {"player": player, "strategy": strategy, "beam_depth": beam_depth,
                         "beam_width": beam_width, "hide_deck_order": bool(hide_deck_order),
                         "opponents_path": opponents_path,
@@ -97,11 +99,26 @@ class EvaluationClient:
                 progress.update(1)
         self.timings.append(BatchTiming(time.perf_counter() - start, game_s, self.workers()))
         results = []
-        for cards, recs in zip(card_lists, records):
+        for eval_id, cards, recs in zip(eval_ids, card_lists, records):
             flat = [r for chunk in recs for r in chunk]
+            self._check_failures(int(eval_id), flat)
             results.append(summarize(flat, self._engine.deck_stats(cards, self.space.stat_overrides),
                                                   self.opponent_names))
         return results
+
+    def _check_failures(self, eval_id: int, records: list) -> None:
+        """Games that raised inside the engine are left out of an evaluation, but beyond a
+        small share (cluster.max_failed_share) the results would be numbers about something
+        else, such as an opponent that cannot play at all: stop the run instead."""
+        failed = [r for r in records if r.error is not None]
+        if not failed or (len(failed) <= self.max_failed_share * len(records) and len(failed) < len(records)):
+            return
+        first = failed[0]
+        opponent = self.opponent_names[first.opponent_index % len(self.opponent_names)]
+        raise EvaluationError(
+            f"{len(failed)} of {len(records)} games of evaluation {eval_id} failed inside the engine "
+            f"(more than cluster.max_failed_share={self.max_failed_share:g}); first: game "
+            f"{first.game_index} against {opponent!r}, seed {first.seed}: {first.error}")
 
     def _submit(self, cards, games, seed):
         return self.client.submit(play_chunk, cards, games, seed, self.options, pure=False)

@@ -1,9 +1,11 @@
-"""The run directory: its default name from the config, and the guard against mixing configs."""
+"""The run directory: its default name from the config, the lock that gives it to one driver,
+and the guard against mixing configs."""
 from __future__ import annotations
 
 import contextlib
 import fcntl
 import os
+import sys
 from pathlib import Path
 
 import yaml
@@ -14,6 +16,7 @@ from .config import differences, identity, identity_hash
 from .errors import RunDirError
 
 CONFIG_FILE = "config.yaml"
+LOCK_FILE = ".lock"
 
 
 def resolve_run_dir(cfg) -> Path:
@@ -24,23 +27,20 @@ def resolve_run_dir(cfg) -> Path:
 
 def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
     """Checks that `run_dir` holds nothing or a run of this same config, before anything is
-    written. Returns its checkpoint to resume from, if there is one."""
+    written; call it holding the lock (`locked`), so that what it reads cannot change. Returns
+    the checkpoint to resume from, if there is one."""
     run_dir = Path(run_dir)
     if run_dir.exists() and not run_dir.is_dir():
         raise RunDirError(f"run directory {run_dir} exists and is not a directory")
-    mine = identity(cfg)
     config_path = run_dir / CONFIG_FILE
-    if config_path.exists():
-        try:
-            theirs = identity_from_plain(yaml.safe_load(config_path.read_text()))
-        except (OSError, yaml.YAMLError, ValueError, AttributeError) as exc:
-            raise RunDirError(f"{config_path} is unreadable ({exc}); not touching {run_dir}") from None
-        diff = differences(theirs, mine)
+    theirs = read_config(config_path)
+    if theirs is not None:
+        diff = differences(theirs, identity(cfg))
         if diff:
             raise RunDirError(f"{run_dir} holds a run of another config ({'; '.join(diff[:3])}"
                               f"{'; ...' if len(diff) > 3 else ''}); choose another run_dir")
     path = run_dir / ckpt.FILENAME
-    if run_dir.is_dir() and any(p.name != ".lock" for p in run_dir.iterdir()) \
+    if run_dir.is_dir() and any(p.name != LOCK_FILE for p in run_dir.iterdir()) \
             and not config_path.exists() and not path.exists():
         raise RunDirError(f"run directory {run_dir} is not empty and holds no run; choose another run_dir")
     if path.exists():
@@ -51,31 +51,95 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
     return None
 
 
+def read_config(path: Path) -> dict | None:
+    """The identity part of a run folder's config.yaml; None when the file is absent, empty or
+    not a YAML mapping (a damaged file, rewritten by `write_config`)."""
+    if not path.exists():
+        return None
+    try:
+        plain = yaml.safe_load(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise RunDirError(f"{path} is unreadable ({exc.strerror}); not touching {path.parent}") from None
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
+        return None
+    if not isinstance(plain, dict) or not plain:
+        return None
+    try:
+        return identity_from_plain(plain)
+    except Exception:  # OmegaConf raises several types on mappings that are not a config
+        return None
+
+
 def identity_from_plain(plain: dict) -> dict:
     return identity(OmegaConf.create(plain))
 
 
-def write_config(run_dir: Path, cfg) -> None:
+def write_config(run_dir: Path, cfg, saved: ckpt.Checkpoint | None = None) -> None:
+    """Write config.yaml atomically where it is missing or damaged: from the checkpoint's own
+    config when resuming (its digest vouches for it and its identity matched this config),
+    else from this config (a folder without a checkpoint holds no results to protect)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     path = run_dir / CONFIG_FILE
-    if not path.exists():
-        path.write_text(OmegaConf.to_yaml(cfg, resolve=True))
+    if read_config(path) is not None:
+        return
+    if path.exists():
+        print(f"note: {path} was damaged; rewritten from "
+              f"{'the checkpoint' if saved is not None else 'this config'}", file=sys.stderr)
+    text = saved.config_yaml if saved is not None else OmegaConf.to_yaml(cfg, resolve=True)
+    ckpt.replace_file(path, text.encode("utf-8"))
 
 
 @contextlib.contextmanager
 def locked(run_dir: Path):
-    """Hold the run directory for this process: a second run on it stops with an error
-    instead of interleaving checkpoints. Temporary files of a killed writer are removed."""
+    """Hold the run directory for this process, before anything in it is read: a second run
+    on it stops with an error instead of interleaving checkpoints or resuming from a state read
+    before the first run finished. Temporary files of a killed writer are removed. A folder
+    made here is removed again when the run fails before writing anything into it."""
     run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(run_dir / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    made = _make_dirs(run_dir)
+    try:
+        fd, new_lock = _open_lock(run_dir / LOCK_FILE)
+    except OSError as exc:
+        _remove_if_unused(made)
+        raise RunDirError(f"run directory {run_dir} is not writable: {exc.strerror}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            new_lock = False  # the other process's
             raise RunDirError(f"run directory {run_dir} is in use by another running process") from None
         for stale in run_dir.glob(".*.tmp-*"):
             stale.unlink(missing_ok=True)
         yield run_dir
+    except BaseException:
+        if new_lock:
+            (run_dir / LOCK_FILE).unlink(missing_ok=True)
+        _remove_if_unused(made)
+        raise
     finally:
         os.close(fd)
+
+
+def _open_lock(path: Path) -> tuple[int, bool]:
+    """The lock file's descriptor, and whether this call created the file."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
+    except FileExistsError:
+        return os.open(path, os.O_RDWR), False
+
+
+def _make_dirs(run_dir: Path) -> list[Path]:
+    """Create `run_dir` and its missing parents; returns those created, deepest first."""
+    missing = [p for p in [run_dir, *run_dir.parents] if not p.exists()]
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunDirError(f"cannot create run directory {run_dir}: {exc.strerror}") from None
+    return missing
+
+
+def _remove_if_unused(made: list[Path]) -> None:
+    """Remove the folders this process created, if they are empty."""
+    for folder in made:
+        with contextlib.suppress(OSError):
+            folder.rmdir()

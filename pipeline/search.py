@@ -53,6 +53,8 @@ class Search:
         if saved.identity != self.identity:
             raise CheckpointError(f"{saved.path} belongs to another config (identity "
                                   f"{saved.identity}, this config {self.identity})")
+        ckpt.check_contents(saved, limits=self.space.limits, deck_size=self.space.deck_size,
+                            cells=self.spec.cells)
         state = saved.state
         self.rng.bit_generator.state = state["rng"]
         self.outer_iteration = state["outer_iteration"]
@@ -62,10 +64,15 @@ class Search:
         self.sources, self.iterations = ev["source"], ev["iteration"]
         restore_archive(self.archive, saved.arrays["real_archive"])
         if self.surrogate is not None:
-            self.surrogate.load_state_bytes(saved.blobs["surrogate"])
+            if "surrogate" not in saved.blobs:
+                raise ckpt.damaged(saved.path, "it holds no surrogate model")
+            self.surrogate.load_state_bytes(saved.blobs["surrogate"], source=str(saved.path))
         if "surrogate_archive" in saved.arrays:
             self.grid = self._new_grid()
-            self.grid.load_state(saved.arrays["surrogate_archive"])
+            try:
+                self.grid.load_state(saved.arrays["surrogate_archive"])
+            except (ValueError, IndexError) as exc:
+                raise ckpt.damaged(saved.path, f"its surrogate archive does not fit the config ({exc})") from None
 
     def prepare_offline_surrogate(self) -> None:
         """The offline variants' fixed model: trained once on a file's evaluations, or loaded."""
@@ -73,10 +80,12 @@ class Search:
         if self.algo.kind != "surrogate" or source.source == "none":
             return
         saved = ckpt.load(Path(source.path), required=("evaluations",))
+        ckpt.check_contents(saved, limits=self.space.limits, deck_size=self.space.deck_size, cells=None)
         if source.source == "model":
             if "surrogate" not in saved.blobs:
                 raise CheckpointError(f"{source.path} holds no surrogate model (not a DSA-ME run)")
-            self.surrogate.load_state_bytes(saved.blobs["surrogate"], with_optimizer=False)
+            self.surrogate.load_state_bytes(saved.blobs["surrogate"], with_optimizer=False,
+                                            source=str(source.path))
         else:
             ev = saved.arrays["evaluations"]
             if len(ev["decks"]) < 2:

@@ -139,13 +139,40 @@ class Surrogate:
                     "trained_on": self.trained_on}, buf)
         return buf.getvalue()
 
-    def load_state_bytes(self, data: bytes, with_optimizer: bool = True) -> None:
-        state = torch.load(io.BytesIO(data), map_location=self.device, weights_only=True)
-        if (state["kind"], state["n_inputs"], state["n_targets"]) != (self.kind, self.n_inputs, self.n_targets):
+    def load_state_bytes(self, data: bytes, with_optimizer: bool = True, source: str = "checkpoint") -> None:
+        """Restore a saved model (and its Adam state); ConfigError naming `source` when the
+        bytes are not a model of this shape with finite weights."""
+        try:
+            state = torch.load(io.BytesIO(data), map_location=self.device, weights_only=True)
+            head = (state["kind"], state["n_inputs"], state["n_targets"])
+        except Exception as exc:  # torch raises many types on bytes that are not its format
+            raise ConfigError(f"the surrogate saved in {source} is unreadable ({type(exc).__name__})") from None
+        if head != (self.kind, self.n_inputs, self.n_targets):
             raise ConfigError(
                 f"saved surrogate is a {state['kind']} {state['n_inputs']}->{state['n_targets']} model, "
                 f"the config asks for {self.kind} {self.n_inputs}->{self.n_targets}")
-        self.model.load_state_dict(state["model"])
+        tensors = list(_tensors(state["model"]))
         if with_optimizer:
-            self.optimizer.load_state_dict(state["optimizer"])
-        self.trained_on = state["trained_on"]
+            tensors += list(_tensors(state.get("optimizer")))
+        if not all(torch.isfinite(t).all() for t in tensors if t.is_floating_point()):
+            raise ConfigError(f"the surrogate saved in {source} has NaN or infinite weights")
+        try:
+            self.model.load_state_dict(state["model"])
+            if with_optimizer:
+                self.optimizer.load_state_dict(state["optimizer"])
+        except (KeyError, RuntimeError, ValueError, TypeError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ConfigError(f"the surrogate saved in {source} does not fit the configured model: {first}") from None
+        self.trained_on = int(state.get("trained_on", 0))
+
+
+def _tensors(tree):
+    """Every tensor inside nested dicts and lists (a state dict, an optimizer state)."""
+    if isinstance(tree, torch.Tensor):
+        yield tree
+    elif isinstance(tree, dict):
+        for value in tree.values():
+            yield from _tensors(value)
+    elif isinstance(tree, (list, tuple)):
+        for value in tree:
+            yield from _tensors(value)

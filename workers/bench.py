@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import statistics
 import subprocess
@@ -22,6 +23,7 @@ from .engine.game import new_game
 from .engine.rng import derive
 from .evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue, play_games,
                        warm_up)
+from .inputs import ArgumentParser, int_in
 from .players import RandomPlayer
 from .soak import pool_cards, random_pool_deck
 
@@ -110,16 +112,25 @@ def fresh_worker_figures() -> tuple[float, float]:
     return startup, peak
 
 
+def _creatable(folder: Path) -> bool:
+    """A folder that exists and is writable, or could be made under one that is."""
+    while not folder.exists():
+        folder = folder.parent
+    return folder.is_dir() and os.access(folder, os.W_OK)
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=int, default=3, help="runs per figure (median)")
-    parser.add_argument("--protocol-repeats", type=int, default=3,
+    parser = ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int_in(1, 1000), default=3, help="runs per figure (median)")
+    parser.add_argument("--protocol-repeats", type=int_in(1, 1000), default=3,
                         help="timed 200-game protocol evaluations (median)")
-    parser.add_argument("--protocol-games", type=int, default=200)
+    parser.add_argument("--protocol-games", type=int_in(1, 100_000), default=200)
     parser.add_argument("--profile", type=Path, default=ROOT / "results" / "bench" / "protocol_profile.txt",
                         help="where a separate, profiled evaluation writes its profile")
     parser.add_argument("--no-profile", action="store_true", help="skip the profiled evaluation")
     args = parser.parse_args(argv)
+    if not args.no_profile and (args.profile.is_dir() or not _creatable(args.profile.parent)):
+        parser.error(f"--profile {args.profile}: not a file that can be written")
     warm_up()
     line("random_games_per_s", median_of(args.repeats, lambda: random_games_per_s(600)),
          "target >= 500; hearthbreaker 129, fireplace 20, SabberStone 1,300-2,400")
@@ -129,7 +140,11 @@ def main(argv=None) -> int:
          f"target <= 25; SabberStone 212-262; median of {args.protocol_repeats} x "
          f"{args.protocol_games} games, no profiler")
     if not args.no_profile:
-        write_protocol_profile(args.protocol_games, args.profile)
+        try:
+            write_protocol_profile(args.protocol_games, args.profile)
+        except OSError as exc:
+            print(f"error: cannot write the profile {args.profile}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         print(f"protocol profile: {args.profile}", flush=True)
     workers = [fresh_worker_figures() for _ in range(args.repeats)]
     startup = statistics.median(w[0] for w in workers)

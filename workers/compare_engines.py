@@ -13,13 +13,13 @@ difference. Games that raised inside an engine are counted and listed with their
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
 from pathlib import Path
 from typing import Sequence
 
+from .inputs import ArgumentParser, InputError, int_in
 from .results import GameRecord
 
 METRICS = ("win_rate", "health_difference", "turns", "hand_size")
@@ -90,18 +90,33 @@ def _engine(name: str):
     raise ValueError(f"unknown engine {name!r}: expected builtin or sabberstone")
 
 
+def read_deck(path: str) -> list[str]:
+    """A deck file in any format the pipeline reads: JSON (ids or names, {"cards": [...]} or
+    a list), a deck code, or one card per line."""
+    from pipeline.deck_space import DeckSpace
+    from pipeline.errors import DeckError as PipelineDeckError
+    try:
+        space = DeckSpace.from_pool_file()
+        return space.decode(space.load_deck_file(path))
+    except PipelineDeckError as exc:
+        raise InputError(str(exc)) from None
+
+
 def run(args) -> str:
     from . import evaluate
     from .errors import DeckError
-    deck = evaluate.load_deck_file(args.deck) if args.deck else evaluate.miracle_rogue()
+    deck = read_deck(args.deck) if args.deck else evaluate.miracle_rogue()
     opponents = evaluate.load_opponents(args.opponents) if args.opponents else evaluate.default_opponents()
+    evaluate.validate_deck(deck, label=f"deck {args.deck or 'Miracle Rogue'}")
     names = [o.name for o in opponents]
+    engines = [(label, *_engine(label)) for label in args.engines]
+    if "sabberstone" in args.engines:  # set up (or refused) before any game is played
+        from .sabberstone.checks import check
+        path = check(args.sabberstone_dir)["folder"]
+        engines = [(label, module, {"path": path} if label == "sabberstone" else extra)
+                   for label, module, extra in engines]
     records = {}
-    for label in args.engines:
-        module, extra = _engine(label)
-        if label == "sabberstone":
-            from .sabberstone.checks import check
-            extra = {"path": check(args.sabberstone_dir)["folder"]}
+    for label, module, extra in engines:
         key = label if label not in records else f"{label}#2"
         try:
             records[key] = module.play_games(deck, range(args.games), args.seed, player=args.player,
@@ -112,34 +127,39 @@ def run(args) -> str:
             raise DeckError(str(exc)) from None
     result = compare(records, names)
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=1))
+        try:
+            Path(args.json).write_text(json.dumps(result, indent=1))
+        except OSError as exc:
+            raise InputError(f"cannot write {args.json}: {exc.strerror or exc}") from None
     return format_table(result, names)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workers.compare_engines", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deck", help="deck JSON file (default: Miracle Rogue)")
+    parser = ArgumentParser(prog="python -m workers.compare_engines", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deck", help="deck file: JSON, deck code or card list (default: Miracle Rogue)")
     parser.add_argument("--opponents", help="opponents JSON file (default: the paper's six)")
-    parser.add_argument("--games", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=int_in(1, 10 ** 6), default=60)
+    parser.add_argument("--seed", type=int_in(0, 2 ** 64 - 1), default=0)
     parser.add_argument("--player", choices=("beam", "random"), default="beam")
-    parser.add_argument("--strategy", default="nn")
-    parser.add_argument("--beam-depth", type=int, default=13)
-    parser.add_argument("--beam-width", type=int, default=4)
+    parser.add_argument("--strategy", default="nn", help="aggro, control, nn or a weights .json file")
+    parser.add_argument("--beam-depth", type=int_in(1, 100), default=13)
+    parser.add_argument("--beam-width", type=int_in(1, 100), default=4)
     parser.add_argument("--engines", nargs=2, default=["builtin", "sabberstone"], choices=("builtin", "sabberstone"))
     parser.add_argument("--sabberstone-dir", help="folder holding SabberStoneCore.dll (default: $SABBERSTONE_DIR)")
     parser.add_argument("--json", help="also write the numbers to this JSON file")
     parser.add_argument("--hide-deck-order", action="store_true",
                         help="beam players plan on reshuffled decks (builtin engine only)")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be positive")
+    if args.json and (Path(args.json).is_dir() or not Path(args.json).parent.is_dir()):
+        parser.error(f"--json {args.json}: not a file in an existing folder")
     if args.hide_deck_order and "sabberstone" in args.engines:
         parser.error("--hide-deck-order needs --engines builtin builtin: SabberStone's planner "
                      "always knows the deck order")
     from .errors import DeckError
+    from .evaluate import check_strategy
     from .sabberstone import SabberStoneSetupError
     try:
+        check_strategy(args.strategy, "--strategy")
         print(run(args))
     except (SabberStoneSetupError, DeckError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -6,7 +6,6 @@ the same records. Each worker process builds the card library once and keeps it.
 """
 from __future__ import annotations
 
-import json
 import traceback
 from collections import Counter
 from dataclasses import dataclass
@@ -18,10 +17,12 @@ from .engine.carddb import load_cards
 from .engine.cardspec import CardDef, build_library
 from .engine.game import new_game
 from .engine.rng import derive
+from .engine.game import HEROES
 from .errors import DeckError
+from .inputs import InputError, finite_numbers, load_json
 from .players import BeamSearchPlayer, RandomPlayer, play_game
 from .results import EvaluationResult, GameRecord, deck_statistics, summarize
-from .scores import score_function
+from .scores import NeuralNetScore, score_function
 from .tally import Tally
 
 DATA = Path(__file__).parent / "data"
@@ -37,26 +38,80 @@ class OpponentDeck:
     cards: tuple[str, ...]
 
 
+MAX_OPPONENTS = 100
+
+
 def load_opponents(path: str | Path | None = None) -> list[OpponentDeck]:
-    """The opponent decks (default: the paper's six) in file order."""
+    """The opponent decks (default: the paper's six) in file order, each checked so that its
+    games can be played: structure, class, strategy (and its weights file) and cards. Any
+    problem is a DeckError naming the file and the opponent."""
     path = Path(path or DATA / "opponents.json")
-    try:
-        spec = json.loads(path.read_text())
-    except OSError as exc:
-        raise DeckError(f"cannot read opponents file {path}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise DeckError(f"opponents file {path} is not valid JSON: {exc}") from None
-    opponents = [OpponentDeck(o["name"], o["hero_class"], o["strategy"],
-                              tuple(c["id"] for c in o["cards"])) for o in spec["opponents"]]
+    spec = load_json(path, "opponents file")
+    entries = spec.get("opponents") if isinstance(spec, dict) else None
+    if not isinstance(entries, list) or not 1 <= len(entries) <= MAX_OPPONENTS:
+        raise InputError(f"opponents file {path} needs an \"opponents\" list of 1 to {MAX_OPPONENTS} decks")
+    opponents = [_opponent(path, i, entry) for i, entry in enumerate(entries)]
     for o in opponents:
-        validate_deck(o.cards, hero_class=o.hero_class, label=f"opponent deck {o.name!r}")
+        validate_deck(o.cards, hero_class=o.hero_class, label=f"opponents file {path}: deck {o.name!r}")
     return opponents
 
 
+def _opponent(path: Path, index: int, entry) -> OpponentDeck:
+    where = f"opponents file {path}: opponent {index}"
+    if not isinstance(entry, dict):
+        raise InputError(f"{where} is not an object")
+    for key in ("name", "hero_class", "strategy", "cards"):
+        if key not in entry:
+            raise InputError(f"{where} has no {key!r}")
+    name, hero_class, strategy = entry["name"], entry["hero_class"], entry["strategy"]
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"{where}: 'name' must be a non-empty string")
+    if hero_class not in HEROES:
+        raise InputError(f"{where} ({name}): hero_class {hero_class!r} is not one of {', '.join(HEROES)}")
+    check_strategy(strategy, f"{where} ({name}): strategy")
+    return OpponentDeck(name, hero_class, strategy, card_ids(entry["cards"], f"{where} ({name})"))
+
+
+def card_ids(cards, where: str) -> tuple[str, ...]:
+    """Card ids from a JSON card list: ids, or objects with an "id" (and maybe a name)."""
+    if not isinstance(cards, list) or len(cards) > 10 * DECK_SIZE:
+        raise InputError(f"{where}: 'cards' must be a list of card ids")
+    ids = []
+    for i, card in enumerate(cards):
+        card_id = card.get("id") if isinstance(card, dict) else card
+        if not isinstance(card_id, str):
+            raise InputError(f"{where}: card {i} has no string 'id'")
+        ids.append(card_id)
+    return tuple(ids)
+
+
+def check_strategy(strategy, what: str = "strategy") -> None:
+    """A score function name (aggro, control, nn) or a weights .json file whose weights are
+    finite and fit the network; InputError naming `what` otherwise."""
+    if strategy in ("aggro", "control", "nn"):
+        return
+    if not isinstance(strategy, str) or not strategy.endswith(".json"):
+        raise InputError(f"{what} {strategy!r} is not aggro, control, nn or a weights .json file")
+    spec = load_json(strategy, "weights file")
+    if not isinstance(spec, dict) or "weights" not in spec:
+        raise InputError(f"weights file {strategy} needs a \"weights\" list")
+    weights = finite_numbers(spec["weights"], f"weights file {strategy}: weights")
+    sizes = spec.get("layer_sizes", [15, 5, 4, 1])
+    if sizes != [15, 5, 4, 1]:
+        raise InputError(f"weights file {strategy}: layer_sizes must be [15, 5, 4, 1] (15 state "
+                         f"features in, one score out), got {sizes!r}")
+    try:
+        score_function(strategy)
+        NeuralNetScore(weights, tuple(sizes))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise InputError(f"weights file {strategy}: {exc}") from None
+
+
 def load_deck_file(path: str | Path) -> list[str]:
-    """A deck JSON file in the reference format ({"cards": [{"id": ...}, ...]})."""
-    spec = json.loads(Path(path).read_text())
-    return [c["id"] if isinstance(c, dict) else c for c in spec["cards"]]
+    """A deck JSON file in the reference format ({"cards": [{"id": ...}, ...]}) or a list."""
+    spec = load_json(path, "deck file")
+    cards = spec.get("cards") if isinstance(spec, dict) else spec
+    return list(card_ids(cards, f"deck file {path}"))
 
 
 def miracle_rogue() -> list[str]:

@@ -19,7 +19,6 @@ card drawn, which SabberStone's planner does know), to measure what that knowled
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .compare_engines import mean_se
+from .inputs import ArgumentParser, int_in
 
 REFERENCE = Path(__file__).with_name("data") / "sabberstone"
 
@@ -278,17 +278,18 @@ def _plain(value):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workers.fidelity", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="python -m workers.fidelity", description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", nargs="+", metavar="NAME", help="reference runs (default: all)")
-    parser.add_argument("--games", type=int, default=200, help="built-in games per run (default 200)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all CPUs)")
+    parser.add_argument("--games", type=int_in(1, 10 ** 6), default=200, help="built-in games per run (default 200)")
+    parser.add_argument("--seed", type=int_in(0, 2 ** 64 - 1), default=0)
+    parser.add_argument("--workers", type=int_in(1, 1024), default=os.cpu_count() or 1,
+                        help="processes (default: all CPUs)")
     parser.add_argument("--json", metavar="OUT", help="also write every number to this JSON file")
     parser.add_argument("--hide-deck-order", action="store_true",
                         help="beam players plan on reshuffled decks, not knowing the next draw")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.workers < 1:
-        parser.error("--games and --workers must be positive")
+    if args.json and (Path(args.json).is_dir() or not Path(args.json).parent.is_dir()):
+        parser.error(f"--json {args.json}: not a file in an existing folder")
     names = available_runs()
     unknown = [n for n in args.runs or [] if n not in names]
     if unknown:
@@ -306,9 +307,13 @@ def main(argv: list[str] | None = None) -> int:
     print(format_report(runs, args.seed))
     if args.json:
         s = summary(runs)
-        Path(args.json).write_text(json.dumps(_plain({"games": args.games, "seed": args.seed,
-                                                      "hide_deck_order": args.hide_deck_order, "runs": runs,
-                                                      "summary": s}), indent=1))
+        try:
+            Path(args.json).write_text(json.dumps(_plain({"games": args.games, "seed": args.seed,
+                                                          "hide_deck_order": args.hide_deck_order, "runs": runs,
+                                                          "summary": s}), indent=1))
+        except OSError as exc:
+            print(f"error: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     return 0
 
 

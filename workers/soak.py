@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from .engine.game import new_game
 from .engine.rng import derive
 from .evaluate import DATA, card_library, default_opponents, make_player, miracle_rogue
+from .inputs import ArgumentParser, int_in
 from .invariants import check_invariants
 from .players import play_game
 
@@ -100,14 +101,16 @@ def run(random_games: int, beam_games: int, pool: bool, seed: int, depth: int, w
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--random-games", type=int, default=2000)
-    parser.add_argument("--beam-games", type=int, default=100)
+    parser = ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--random-games", type=int_in(0, 10 ** 9), default=2000)
+    parser.add_argument("--beam-games", type=int_in(0, 10 ** 8), default=100)
     parser.add_argument("--pool", action="store_true", help="random decks from the 180-card pool")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--depth", type=int, default=13)
-    parser.add_argument("--width", type=int, default=4)
+    parser.add_argument("--seed", type=int_in(0, 2 ** 64 - 1), default=0)
+    parser.add_argument("--depth", type=int_in(1, 100), default=13)
+    parser.add_argument("--width", type=int_in(1, 100), default=4)
     args = parser.parse_args(argv)
+    if args.random_games + args.beam_games == 0:
+        parser.error("--random-games and --beam-games are both 0: nothing to play")
     start = time.time()
     report = run(args.random_games, args.beam_games, args.pool, args.seed, args.depth, args.width)
     for seed, kind, classes, message in report.failures[:20]:

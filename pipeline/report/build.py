@@ -29,7 +29,7 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
         per_run = {a: [table.run_metrics(r) for r in g] for a, g in group_by_algorithm(runs).items()}
         tests = stats.all_tests(per_run)
         stats.write_stats(tests, work)
-        figs = [(figures.progress_figure(runs, work)[0], "QD-score and number of elites against real evaluations"),
+        figs = [(figures.progress_figure(runs, work)[0], "QD-score and number of elites against real evaluations (each run's last value carried forward to the longest run's end)"),
                 (figures.ccdf_figure(runs, work)[0], "CCDF of elite objective values"),
                 (figures.heatmaps_figure(runs, work)[0], "Final real archive of each run (colour: average health difference on [-30, 30])")]
         loss = figures.loss_figure(runs, work)

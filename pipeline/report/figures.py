@@ -27,20 +27,23 @@ def _save(fig, out: Path, stem: str) -> list[str]:
 
 
 def step_curve(history: list[dict], key: str, grid: np.ndarray) -> np.ndarray:
-    """A run's metric at each evaluation count of `grid` (the last logged value at or before
-    it; 0 before the first batch, nan after the run's last evaluation)."""
+    """A run's metric at each evaluation count of `grid`: the last value logged at or before
+    it, 0 before the first batch, and the run's last value after its last evaluation. Carried
+    forward rather than stopped: a finished run's archive no longer changes, and an unfinished
+    one is shown as it stands, so every point averages the same runs and the mean does not jump
+    (nor its band explode) where one run ends and another goes on."""
     evals = np.array([h["evaluations"] for h in history], dtype=float)
     vals = np.array([h.get(key, math.nan) for h in history], dtype=float)
     order = np.argsort(evals, kind="stable")
     evals, vals = evals[order], vals[order]
     pos = np.searchsorted(evals, grid, side="right") - 1
-    curve = np.where(pos >= 0, vals[np.clip(pos, 0, None)], 0.0)
-    last = evals[-1] if len(evals) else 0
-    return np.where(grid <= last, curve, np.nan)
+    return np.where(pos >= 0, vals[np.clip(pos, 0, None)] if len(vals) else 0.0, 0.0)
 
 
-def mean_band(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean and 95% confidence band (Student t) across trials at each point."""
+def mean_band(curves: np.ndarray, low: float = -np.inf, high: float = np.inf
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean and 95% confidence band (Student t) across trials at each point, the band clipped
+    to the values the metric can take ([low, high]: no negative counts, no percentages above 100)."""
     from scipy.stats import t
     n = np.sum(~np.isnan(curves), axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -49,7 +52,16 @@ def mean_band(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         half = t.ppf(0.975, np.maximum(n - 1, 1)) * sd / np.sqrt(np.maximum(n, 1))
     half = np.where(n > 1, half, np.nan)
     mean = np.where(n > 0, mean, np.nan)
-    return mean, mean - half, mean + half
+    return mean, np.clip(mean - half, low, high), np.clip(mean + half, low, high)
+
+
+# The range each progress metric can take, given the number of cells: elites are a count of
+# cells; a QD-score adds one term per elite, each (f + 30) / 60 with the objective f almost
+# always in [-30, 30] (the lower end follows a run that went below 0, should one).
+def _progress_range(key: str, cells: int, curves: np.ndarray) -> tuple[float, float]:
+    if key == "elites":
+        return 0.0, float(cells)
+    return min(0.0, float(np.nanmin(curves))), np.inf
 
 
 def progress_figure(runs: list[Run], out: Path) -> list[str]:
@@ -58,9 +70,10 @@ def progress_figure(runs: list[Run], out: Path) -> list[str]:
     grid = np.linspace(0, max(top, 1), 300)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for algorithm, group in group_by_algorithm(runs).items():
+        cells = max(grid_spec(r).cells for r in group)
         for ax, key in zip(axes, ("qd_score", "elites")):
             curves = np.array([step_curve(r.history, key, grid) for r in group])
-            mean, lo, hi = mean_band(curves)
+            mean, lo, hi = mean_band(curves, *_progress_range(key, cells, curves))
             line, = ax.plot(grid, mean, label=f"{LABELS.get(algorithm, algorithm)} (n={len(group)})")
             ax.fill_between(grid, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
     for ax, title in zip(axes, ("QD-score", "number of elites")):
@@ -79,7 +92,7 @@ def ccdf_figure(runs: list[Run], out: Path) -> list[str]:
     for algorithm, group in group_by_algorithm(runs).items():
         curves = [ccdf(real_archive(r), grid_spec(r)) for r in group]
         thresholds = curves[0][0]
-        mean, lo, hi = mean_band(np.array([c[1] for c in curves]))
+        mean, lo, hi = mean_band(np.array([c[1] for c in curves]), 0.0, 100.0)  # percent of cells
         line, = ax.plot(thresholds, mean, label=LABELS.get(algorithm, algorithm))
         ax.fill_between(thresholds, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
     ax.set_xlabel("objective threshold t (average health difference)")

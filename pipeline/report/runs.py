@@ -42,6 +42,7 @@ class Run:
     surrogate_archive: dict[str, np.ndarray] | None = None
     has_surrogate: bool = False
     finished: bool = field(default=False)
+    saved: ckpt.Checkpoint | None = field(default=None, repr=False)  # for check_contents
 
     @property
     def label(self) -> str:
@@ -82,6 +83,7 @@ def load_run(run_dir: Path) -> Run:
     try:
         config = yaml.safe_load(saved.config_yaml)
         algorithm, seed = str(config["algorithm"]["name"]), int(config["seed"])
+        budget = int(config["algorithm"]["budget"])
     except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
         raise ReportError(f"{run_dir / ckpt.FILENAME}: unreadable config ({exc})") from None
     evaluations = saved.arrays["evaluations"]
@@ -90,7 +92,17 @@ def load_run(run_dir: Path) -> Run:
                history=list(saved.state.get("history", [])),
                surrogate_archive=saved.arrays.get("surrogate_archive"),
                has_surrogate="surrogate" in saved.blobs,
-               finished=len(evaluations["decks"]) >= int(config["algorithm"]["budget"]))
+               finished=len(evaluations["decks"]) >= budget, saved=saved)
+
+
+def check_contents(run: Run) -> None:
+    """The checkpoint's decks, values and ids are plausible for its own config (see
+    pipeline.checkpoint.check_contents); ReportError or CheckpointError naming the file else."""
+    try:
+        space, spec = deck_space(run), grid_spec(run)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ReportError(f"{run.checkpoint}: unreadable config ({exc!r})") from None
+    ckpt.check_contents(run.saved, limits=space.limits, deck_size=space.deck_size, cells=spec.cells)
 
 
 def check_comparable(runs: list[Run]) -> None:
@@ -115,6 +127,8 @@ def check_comparable(runs: list[Run]) -> None:
 def load_runs(paths: list[Path]) -> list[Run]:
     runs = [load_run(d) for d in find_run_dirs(paths)]
     check_comparable(runs)
+    for run in runs:
+        check_contents(run)
     order = list(LABELS)
     runs.sort(key=lambda r: (order.index(r.algorithm) if r.algorithm in order else len(order),
                              r.algorithm, r.seed))

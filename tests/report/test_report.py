@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 import yaml
 
+from pipeline import checkpoint as ckpt
+
 from .browser import inspect_page
 from .conftest import SEEDS, SWEPT, UNFINISHED
 
@@ -178,11 +180,12 @@ def test_mixed_configs_are_refused(sweep, tmp_path):
     for key, value in (("opponents.games", 8), ("deck_space.deck_size", 20)):
         other = tmp_path / key / "other-run"
         shutil.copytree(sweep / "dsa_me-seed0", other)
-        with h5py.File(other / "checkpoint.h5", "r+") as f:
-            cfg = yaml.safe_load(f.attrs["config"])
-            section, name = key.split(".")
-            cfg[section][name] = value
-            f.attrs["config"] = yaml.safe_dump(cfg)
+        saved = ckpt.load(other / "checkpoint.h5")  # rewritten whole, so its checksums hold
+        cfg = yaml.safe_load(saved.config_yaml)
+        section, name = key.split(".")
+        cfg[section][name] = value
+        ckpt.save(other / "checkpoint.h5", config_yaml=yaml.safe_dump(cfg), identity=saved.identity,
+                  state=saved.state, arrays=saved.arrays, blobs=saved.blobs)
         out = tmp_path / key / "report"
         done = report_cli(sweep, other, "--out", out, "--transfer", "none")
         assert done.returncode == 2
