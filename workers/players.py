@@ -80,9 +80,12 @@ class BeamSearchPlayer:
             seen = set()  # duplicates are dropped within one depth level, not across levels
             children = []
             for state, line in beam:
-                copy = state.copy
-                for move in state.legal_moves():  # plain tuples; the chosen line becomes Actions
-                    child = copy()
+                moves = state.legal_moves()  # plain tuples; the chosen line becomes Actions
+                last = moves[-1]
+                for move in moves:
+                    # The beam state is not needed after its last move: that child is the state
+                    # itself, one copy fewer per expanded state.
+                    child = state if move is last else state.copy()
                     child.apply(move, check=False)
                     expanded += 1
                     key = child.state_hash()
