@@ -169,9 +169,9 @@ def _score(strategy: str):
 def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *,
                   player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
                   beam_depth: int = 13, beam_width: int = 4, hero_class: str = "ROGUE",
-                  hide_deck_order: bool = False):
+                  hide_deck_order: bool = False, recorder=None):
     """One game of the protocol; returns the finished GameState (deck's player is 0) and the
-    evaluated player's statistics."""
+    evaluated player's statistics. `recorder`: told each turn's end (see play_game)."""
     library = card_library(stat_overrides)
     g = new_game(library, [list(deck), list(opponent.cards)], [hero_class, opponent.hero_class],
                  game_seed)
@@ -180,28 +180,33 @@ def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *
                make_player(player, opponent.strategy, derive(game_seed, 2), beam_depth, beam_width,
                            hide_deck_order=hide_deck_order)]
     players[0].tally = Tally(0)
-    play_game(g, players)
+    play_game(g, players, recorder)
     return g, players[0].tally
 
 
 def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                player: str = "beam", strategy: str = "nn", opponents=None,
                stat_overrides: dict | None = None, beam_depth: int = 13, beam_width: int = 4,
-               hero_class: str = "ROGUE", hide_deck_order: bool = False) -> list[GameRecord]:
+               hero_class: str = "ROGUE", hide_deck_order: bool = False,
+               recorder=None) -> list[GameRecord]:
     """Play the protocol's games with these indices; a game that raises inside the engine is
     recorded with its seed and message, never retried with another seed. `hide_deck_order`:
-    both beam players plan without knowing their decks' order (see BeamSearchPlayer)."""
+    both beam players plan without knowing their decks' order (see BeamSearchPlayer).
+    `recorder` (default none): logs the states at each turn's end (workers.states); it is told
+    `start_game(game_index, opponent_index)` before each game."""
     validate_deck(deck, stat_overrides, hero_class=hero_class)
     opponents = opponents if opponents is not None else default_opponents()
     records = []
     for g_index in game_indices:
         opponent_index = g_index % len(opponents)
         game_seed = derive(seed, g_index)
+        if recorder is not None:
+            recorder.start_game(g_index, opponent_index)
         try:
             g, tally = play_one_game(deck, opponents[opponent_index], game_seed, player=player,
                               strategy=strategy, stat_overrides=stat_overrides,
                               beam_depth=beam_depth, beam_width=beam_width, hero_class=hero_class,
-                              hide_deck_order=hide_deck_order)
+                              hide_deck_order=hide_deck_order, recorder=recorder)
         except Exception as exc:  # an engine bug: record it so the game can be replayed
             where = traceback.extract_tb(exc.__traceback__)[-1]
             records.append(GameRecord(g_index, opponent_index, game_seed, False, 0, 0, 0, 0, 0, 0,
@@ -236,13 +241,14 @@ def deck_stats(deck: Sequence[str], stat_overrides: dict | None = None) -> dict[
 def evaluate_deck(deck: Sequence[str], opponents=None, games: int = 200, seed: int = 0, *,
                   player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
                   beam_depth: int = 13, beam_width: int = 4,
-                  hide_deck_order: bool = False) -> EvaluationResult:
-    """The protocol's evaluation of one deck: objective, measures, ancillaries, breakdown."""
+                  hide_deck_order: bool = False, recorder=None) -> EvaluationResult:
+    """The protocol's evaluation of one deck: objective, measures, ancillaries, breakdown.
+    `recorder`: logs the states at each turn's end (see play_games)."""
     opponents = opponents if opponents is not None else default_opponents()
     records = play_games(deck, range(games), seed, player=player, strategy=strategy,
                          opponents=opponents, stat_overrides=stat_overrides,
                          beam_depth=beam_depth, beam_width=beam_width,
-                         hide_deck_order=hide_deck_order)
+                         hide_deck_order=hide_deck_order, recorder=recorder)
     return summarize(records, deck_stats(deck, stat_overrides), [o.name for o in opponents])
 
 

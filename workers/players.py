@@ -143,8 +143,13 @@ def _by_score_descending(child) -> float:
     return -child[0]
 
 
-def play_game(g: GameState, players) -> GameState:
-    """Let the two players alternate turns until the game is over."""
+def play_game(g: GameState, players, recorder=None) -> GameState:
+    """Let the two players alternate turns until the game is over. `recorder` (optional, e.g.
+    workers.states.StateRecorder) is told `turn_ended(g, player)` after each turn, the last one
+    with the game over; it must only read the state."""
     while not g.done:
-        players[g.current].take_turn(g)
+        me = g.current
+        players[me].take_turn(g)
+        if recorder is not None:
+            recorder.turn_ended(g, me)
     return g
