@@ -175,16 +175,21 @@ class Progress:
     last: float = 0.0
     quiet: bool = False
 
-    def update(self, part: dict, force: bool = False) -> None:
+    resumed: int = 0  # tasks done by an earlier run
+
+    def update(self, part: dict, earlier: bool = False) -> None:
         self.done += 1
         self.rows += len(part["turn"])
         self.failed += int(part["failed"])
+        if earlier:
+            self.resumed += 1
+            return
         now = time.perf_counter()
-        if self.quiet or not (force or now - self.last >= 5 or self.done == self.total):
+        if self.quiet or not (now - self.last >= 5 or self.done == self.total):
             return
         self.last = now
         elapsed = now - self.start
-        eta = elapsed / max(self.done, 1) * (self.total - self.done)
+        eta = elapsed / max(self.done - self.resumed, 1) * (self.total - self.done)
         print(f"[collect] tasks {self.done}/{self.total}, rows {self.rows:,}, failed games "
               f"{self.failed}, {_clock(elapsed)} elapsed, about {_clock(eta)} left", flush=True)
 
@@ -242,9 +247,10 @@ def collect(decks: list[dict], games: int, out: str | Path, *, seed: int = 0, wo
     names = [parts / f"task_{i:06d}.npz" for i in range(len(tasks))]
     todo = [i for i, p in enumerate(names) if not p.exists()]
     progress = Progress(len(tasks), quiet=quiet)
-    for i, p in enumerate(names):
+    for p in names:
         if p.exists():
-            progress.update(_read_part(p))
+            progress.update(_read_part(p), earlier=True)
+    progress.start = time.perf_counter()
     if not quiet:
         print(f"[collect] {len(decks)} decks x {games} games = {len(tasks)} tasks, "
               f"{len(tasks) - len(todo)} done before, {workers} worker(s)", flush=True)

@@ -1,0 +1,105 @@
+"""Recording states: games unchanged, one row per turn, deterministic resumable collection."""
+import h5py
+import numpy as np
+import pytest
+
+from workers import states
+from workers.engine.game import new_game
+from workers.evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue,
+                              play_games)
+from workers.players import RandomPlayer, play_game
+from workers.states import COLUMNS, StateRecorder, main
+
+
+@pytest.mark.parametrize("player", ["beam", "random"])
+def test_recording_does_not_change_games(player):
+    deck = miracle_rogue()
+    plain = play_games(deck, range(6), 11, player=player)
+    recorder = StateRecorder()
+    recorded = play_games(deck, range(6), 11, player=player, recorder=recorder)
+    assert recorded == plain
+    assert recorder.games == 6 and len(recorder) > 6 * 4
+    again = StateRecorder()
+    assert evaluate_deck(deck, games=6, seed=11, player=player, recorder=again) == \
+        evaluate_deck(deck, games=6, seed=11, player=player)
+    assert np.array_equal(again.arrays()["x/rich"], recorder.arrays()["x/rich"])
+
+
+class Counting:
+    def __init__(self, inner):
+        self.inner, self.turns = inner, 0
+
+    def take_turn(self, g):
+        self.turns += 1
+        self.inner.take_turn(g)
+
+
+def test_one_row_per_turn_played_with_outcome_and_turns_to_end():
+    lib, opponents = card_library(), default_opponents()
+    for seed in range(12):
+        opp = opponents[seed % len(opponents)]
+        g = new_game(lib, [miracle_rogue(), list(opp.cards)], ["ROGUE", opp.hero_class], seed)
+        players = [Counting(RandomPlayer(seed + 100)), Counting(RandomPlayer(seed + 200))]
+        recorder = StateRecorder(deck_id=3)
+        recorder.start_game(seed, seed % 6)
+        play_game(g, players, recorder)
+        rows = recorder.arrays()
+        turns = players[0].turns + players[1].turns
+        assert len(rows["turn"]) == turns
+        assert rows["turn"].tolist() == list(range(1, turns + 1))
+        assert rows["player"].tolist() == [t % 2 for t in range(turns)]  # the deck goes first
+        assert rows["turns_to_end"].tolist() == list(range(turns - 1, -1, -1))
+        expected = [g.result(p) for p in rows["player"]]
+        assert rows["outcome"].tolist() == expected
+        assert set(rows["deck"]) == {3} and set(rows["game_index"]) == {seed}
+        # each row is the state as its player left it: after END_TURN, or the game's end
+        assert rows["x/protocol15"].shape == (turns, 15)
+
+
+def test_rows_of_a_game_that_raised_are_dropped():
+    recorder = StateRecorder()
+    recorder.start_game(0)
+    g = new_game(card_library(), [miracle_rogue()] * 2, ["ROGUE", "ROGUE"], 1)
+    recorder.turn_ended(g, 0)  # the game then "raises": no end
+    recorder.start_game(1)
+    assert len(recorder) == 0 and recorder.games == 0
+
+
+def _read(path):
+    with h5py.File(path, "r") as f:
+        return {k: f[k][:] for k in ["x/protocol15", "x/teo60", "x/rich"] + [f"rows/{c}" for c in COLUMNS]}
+
+
+def test_collection_is_the_same_for_any_worker_count_and_after_a_resume(tmp_path, monkeypatch):
+    args = ["collect", "--decks", "miracle", "pool:1", "--games", "4", "--games-per-task", "2",
+            "--player", "random", "--seed", "5"]
+    main(args + ["--out", str(tmp_path / "one.h5")])
+    main(args + ["--out", str(tmp_path / "two.h5"), "--workers", "2"])
+    one, two = _read(tmp_path / "one.h5"), _read(tmp_path / "two.h5")
+    assert len(one["rows/turn"]) > 20
+    assert set(one["rows/deck"]) == {0, 1} and set(one["rows/game_index"]) == {0, 1, 2, 3}
+    for key in one:
+        assert np.array_equal(one[key], two[key]), key
+    # An interrupted collection continues where it stopped and ends with the same file.
+    real, calls = states.run_task, []
+
+    def flaky(task):
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(task)
+        return real(task)
+
+    monkeypatch.setattr(states, "run_task", flaky)
+    out = tmp_path / "resumed.h5"
+    with pytest.raises(KeyboardInterrupt):
+        main(args + ["--out", str(out)])
+    assert not out.exists() and len(list((tmp_path / "resumed.h5.parts").glob("task_*.npz"))) == 2
+    monkeypatch.setattr(states, "run_task", real)
+    main(args + ["--out", str(out)])
+    resumed = _read(out)
+    for key in one:
+        assert np.array_equal(one[key], resumed[key]), key
+    assert not (tmp_path / "resumed.h5.parts").exists()
+    # Another collection into the same file is refused.
+    with pytest.raises(SystemExit, match="another collection"):
+        main(args[:-1] + ["6", "--out", str(out)])
