@@ -279,7 +279,7 @@ def _collect_dask(tasks, todo, names, workers: int, progress: Progress) -> None:
     from distributed import Client, LocalCluster, as_completed
     dask.config.set({"distributed.scheduler.allowed-failures": 3})
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
             Client(cluster) as client:
         futures = {client.submit(run_task, tasks[i], pure=False): i for i in todo}
         for future in as_completed(list(futures)):

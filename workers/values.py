@@ -4,7 +4,8 @@
         [--targets win discounted] [--sizes 10 100 1000 10000 40000 100000] [--out results/values]
     python -m workers.values evaluate --model results/values/rich_win.pt --data FILE.h5 [--all-games]
 
-An MLP (256-128-64 ReLU, after Swiechowski et al. 2018) over one encoder's vectors, trained
+An MLP (256-128-64 ReLU, dropout 0.3, after Swiechowski et al. 2018; AdamW, weight decay
+0.01, inputs centred and scaled by 1 / max(std, 1)) over one encoder's vectors, trained
 either to give the acting player's win probability ("win": binary cross-entropy on won / not
 won) or to regress the discounted outcome 0.8^d * f ("discounted": f = 10 won, -8 lost, 3 tie,
 d = turns to the game's end; squared error on the value / 10). Games, never states, are split:
@@ -41,6 +42,9 @@ DISCOUNT = 0.8
 REWARD = {1: 10.0, -1: -8.0, 0: 3.0}  # won, lost, tie
 VALUE_SCALE = 10.0  # the regression is trained on value / 10
 HIDDEN = (256, 128, 64)
+DROPOUT = 0.3  # after each hidden layer: a game's states are alike, and memorising them is easy
+WEIGHT_DECAY = 1e-2  # AdamW
+STD_FLOOR = 1.0  # inputs are scaled by 1 / max(std, 1): small counts are centred, not blown up
 SIZES = (10, 100, 1000, 10000, 40000, 100000)  # learning-curve points; all training states is added
 TEST_SHARE, VAL_SHARE = 0.2, 0.1
 MODEL_FORMAT = 1
@@ -88,13 +92,13 @@ def training_order(deck: np.ndarray, game_index: np.ndarray, rows: np.ndarray, s
 class ValueNet(nn.Module):
     """Normalised input -> MLP (ReLU) -> one output (a logit for "win", value / 10 otherwise)."""
 
-    def __init__(self, n_inputs: int, hidden=HIDDEN):
+    def __init__(self, n_inputs: int, hidden=HIDDEN, dropout: float = 0.0):
         super().__init__()
         self.register_buffer("mean", torch.zeros(n_inputs))
         self.register_buffer("scale", torch.ones(n_inputs))
         layers, width = [], n_inputs
         for h in hidden:
-            layers += [nn.Linear(width, h), nn.ReLU()]
+            layers += [nn.Linear(width, h), nn.ReLU()] + ([nn.Dropout(dropout)] if dropout else [])
             width = h
         layers.append(nn.Linear(width, 1))
         self.mlp = nn.Sequential(*layers)
@@ -103,8 +107,8 @@ class ValueNet(nn.Module):
         mean = x.mean(axis=0)
         std = x.std(axis=0)
         self.mean.copy_(torch.as_tensor(mean, dtype=torch.float32))
-        self.scale.copy_(torch.as_tensor(np.where(std > 1e-6, 1.0 / np.maximum(std, 1e-6), 1.0),
-                                         dtype=torch.float32))
+        # A floor on the spread: a rarely non-zero slot (a card seldom in hand) is not blown up.
+        self.scale.copy_(torch.as_tensor(1.0 / np.maximum(std, STD_FLOOR), dtype=torch.float32))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.mlp((x - self.mean) * self.scale).squeeze(-1)
@@ -128,15 +132,15 @@ class TrainResult:
 def train(x: np.ndarray, y: np.ndarray, x_val: np.ndarray, y_val: np.ndarray, target: str, *,
           hidden=HIDDEN, lr: float = 1e-3, batch_size: int = 256, max_epochs: int = 30,
           patience: int = 3, min_steps: int = 300, device: str = "auto", seed: int = 0,
-          log=None) -> TrainResult:
-    """Adam on minibatches; after each epoch the validation loss decides early stopping, and
+          dropout: float = DROPOUT, weight_decay: float = WEIGHT_DECAY, log=None) -> TrainResult:
+    """AdamW on minibatches; after each epoch the validation loss decides early stopping, and
     the best epoch's weights are kept. An epoch is at least `min_steps / max_epochs` steps, so
     a tiny training set still gets some hundreds of updates."""
     dev = resolve_device(device)
     start = time.perf_counter()
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        model = ValueNet(x.shape[1], hidden)
+        model = ValueNet(x.shape[1], hidden, dropout)
     model.set_normalisation(x)
     model.to(dev)
     xt = torch.as_tensor(x, dtype=torch.float32, device=dev)
@@ -144,7 +148,7 @@ def train(x: np.ndarray, y: np.ndarray, x_val: np.ndarray, y_val: np.ndarray, ta
     xv = torch.as_tensor(x_val, dtype=torch.float32, device=dev)
     yv = torch.as_tensor(_scaled(y_val, target), dtype=torch.float32, device=dev)
     loss_fn = nn.BCEWithLogitsLoss() if target == "win" else nn.MSELoss()
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
     gen = torch.Generator(device="cpu").manual_seed(seed)
     n = len(xt)
     steps = max(math.ceil(n / batch_size), math.ceil(min_steps / max_epochs))
@@ -244,6 +248,7 @@ def save_model(path: str | Path, model: ValueNet, encoder: str, target: str, ext
     torch.save({"format": MODEL_FORMAT, "encoder": enc.name, "encoder_version": enc.version,
                 "n_inputs": enc.size, "target": target,
                 "hidden": [m.out_features for m in linears[:-1]],
+                "dropout": float(next((m.p for m in model.mlp if isinstance(m, nn.Dropout)), 0.0)),
                 "state": {k: v.detach().cpu() for k, v in model.state_dict().items()},
                 "info": json.dumps(extra or {})}, path)
 
@@ -259,6 +264,7 @@ def load_model(path: str | Path, encoder: str | None = None) -> "ValueModel":
         blob = torch.load(path, map_location="cpu", weights_only=True)
         name, version, n_inputs = blob["encoder"], int(blob["encoder_version"]), int(blob["n_inputs"])
         target, hidden, state = blob["target"], list(blob["hidden"]), blob["state"]
+        dropout = float(blob.get("dropout", 0.0))
     except Exception as exc:
         raise ModelError(f"value model {path} is unreadable ({type(exc).__name__}: {exc})") from None
     if blob.get("format") != MODEL_FORMAT:
@@ -273,7 +279,7 @@ def load_model(path: str | Path, encoder: str | None = None) -> "ValueModel":
                          f"this code encodes {name} v{enc.version} ({enc.size} values): train it again")
     if target not in TARGETS:
         raise ModelError(f"value model {path} has unknown target {target!r}")
-    model = ValueNet(n_inputs, hidden)
+    model = ValueNet(n_inputs, hidden, dropout)
     try:
         model.load_state_dict(state)
     except Exception as exc:
