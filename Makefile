@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: run test test-slurm bench fidelity soak fuzz coverage venv clean report
+.PHONY: run test test-slurm bench fidelity soak fuzz fuzz-inputs coverage venv clean report
 
 venv: $(STAMP)
 
@@ -49,6 +49,12 @@ soak: $(STAMP)
 
 fuzz: $(STAMP)
 	$(PY) -m workers.soak --pool --random-games 100000 --beam-games 0
+
+# Bad configs, files and arguments, each run as a user would; prints how each one ended
+# (clear error, traceback, hang, silent acceptance), e.g. FUZZ_INPUTS_FLAGS="--sample 100".
+FUZZ_INPUTS_FLAGS ?=
+fuzz-inputs: $(STAMP)
+	$(PY) -m pipeline.fuzz_inputs $(FUZZ_INPUTS_FLAGS)
 
 clean:
 	rm -rf .venv .cache

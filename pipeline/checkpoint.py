@@ -131,7 +131,8 @@ def load(path: Path, required: tuple[str, ...] = ("evaluations", "real_archive")
     the file and what is wrong."""
     path = Path(path)
     if not path.is_file():
-        raise CheckpointError(f"no checkpoint at {path}")
+        what = "no checkpoint" if not path.exists() else "not a regular file (so not a checkpoint)"
+        raise CheckpointError(f"{what} at {path}")
     try:
         with h5py.File(path, "r") as f:
             version = _check_header(path, f)

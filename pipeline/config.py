@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 import socket
 from dataclasses import dataclass, field
@@ -187,6 +188,7 @@ RANGES = {
     "report.best_decks": Range(1, 10 ** 4),
 }
 OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4)}  # null: one worker per core
+LOCAL_WORKERS_PER_CORE = 4  # a local cluster beyond this only thrashes (each worker is a process)
 DECK_SIZE = 30  # both engines play the protocol's 30-card decks
 MAX_CELLS = 250_000  # archive cells; each costs about 500 bytes in the surrogate archive
 MAX_HIDDEN_LAYERS = 3  # the inner loop's compiled network takes at most 4 linear layers
@@ -257,9 +259,20 @@ def _check_numbers(cfg: DictConfig) -> None:
         value = OmegaConf.select(cfg, key)
         if value is not None and value not in allowed:
             raise ConfigError(f"{key} must be null or a number in {allowed}, got {value}")
+    workers = cfg.cluster.n_workers
+    if cfg.cluster.kind == "local" and workers is not None and workers > LOCAL_WORKERS_PER_CORE * _cores():
+        raise ConfigError(f"cluster.n_workers={workers} is more than {LOCAL_WORKERS_PER_CORE} worker "
+                          f"processes per core of this machine ({_cores()} cores)")
     if cfg.deck_space.deck_size != DECK_SIZE:
         raise ConfigError(f"deck_space.deck_size must be {DECK_SIZE} (both engines play "
                           f"{DECK_SIZE}-card decks), got {cfg.deck_space.deck_size}")
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def _check_strings(cfg: DictConfig) -> None:
@@ -288,10 +301,17 @@ def _port_ok(match, group: int, low: int) -> bool:
     return bool(match) and low <= int(match.group(group)) <= 65535
 
 
+def _is_number(value, kind=(int, float)) -> bool:
+    return isinstance(value, kind) and not isinstance(value, bool)
+
+
 def _check_archive(archive: DictConfig) -> None:
-    dims, ranges = list(archive.dims), [list(r) for r in archive.ranges]
-    if len(dims) != 2 or len(ranges) != 2 or any(len(r) != 2 for r in ranges):
+    dims = list(archive.dims)
+    ranges = [list(r) if OmegaConf.is_list(r) else r for r in archive.ranges]
+    if len(dims) != 2 or len(ranges) != 2 or any(not isinstance(r, list) or len(r) != 2 for r in ranges):
         raise ConfigError("archive needs two dims and two [low, high] ranges")
+    if not all(_is_number(d, int) for d in dims) or not all(_is_number(v) for r in ranges for v in r):
+        raise ConfigError(f"archive.dims and archive.ranges must hold numbers, got {dims} and {ranges}")
     if not all(1 <= d <= MAX_CELLS for d in dims) or dims[0] * dims[1] > MAX_CELLS:
         raise ConfigError(f"archive.dims={dims} must be two positive sizes of at most {MAX_CELLS} "
                           "cells together")
@@ -301,7 +321,7 @@ def _check_archive(archive: DictConfig) -> None:
 
 def _check_hidden(hidden) -> None:
     hidden = list(hidden)
-    if len(hidden) > MAX_HIDDEN_LAYERS or not all(1 <= h <= MAX_WIDTH for h in hidden):
+    if len(hidden) > MAX_HIDDEN_LAYERS or not all(_is_number(h, int) and 1 <= h <= MAX_WIDTH for h in hidden):
         raise ConfigError(f"surrogate.hidden={hidden} must be at most {MAX_HIDDEN_LAYERS} layer widths, "
                           f"each from 1 to {MAX_WIDTH}")
 

@@ -21,6 +21,21 @@ def evaluation_seed(run_seed: int, eval_id: int) -> int:
     return int(np.random.SeedSequence([int(run_seed), 0xDECC, int(eval_id)]).generate_state(1)[0])
 
 
+def check_failures(eval_id: int, records: list, max_share: float, opponent_names: list[str]) -> None:
+    """Games that raised inside the engine are left out of an evaluation, but beyond a small
+    share (cluster.max_failed_share) the numbers would describe something else, such as an
+    opponent that cannot play at all: EvaluationError instead."""
+    failed = [r for r in records if r.error is not None]
+    if not failed or (len(failed) <= max_share * len(records) and len(failed) < len(records)):
+        return
+    first = failed[0]
+    opponent = opponent_names[first.opponent_index % len(opponent_names)]
+    raise EvaluationError(
+        f"{len(failed)} of {len(records)} games of evaluation {eval_id} failed inside the engine "
+        f"(more than cluster.max_failed_share={max_share:g}); first: game {first.game_index} "
+        f"against {opponent!r}, seed {first.seed}: {first.error}")
+
+
 @dataclass
 class BatchTiming:
     wall_s: float  # from the first submission to the last result
@@ -101,24 +116,10 @@ class EvaluationClient:
         results = []
         for eval_id, cards, recs in zip(eval_ids, card_lists, records):
             flat = [r for chunk in recs for r in chunk]
-            self._check_failures(int(eval_id), flat)
+            check_failures(int(eval_id), flat, self.max_failed_share, self.opponent_names)
             results.append(summarize(flat, self._engine.deck_stats(cards, self.space.stat_overrides),
                                                   self.opponent_names))
         return results
-
-    def _check_failures(self, eval_id: int, records: list) -> None:
-        """Games that raised inside the engine are left out of an evaluation, but beyond a
-        small share (cluster.max_failed_share) the results would be numbers about something
-        else, such as an opponent that cannot play at all: stop the run instead."""
-        failed = [r for r in records if r.error is not None]
-        if not failed or (len(failed) <= self.max_failed_share * len(records) and len(failed) < len(records)):
-            return
-        first = failed[0]
-        opponent = self.opponent_names[first.opponent_index % len(self.opponent_names)]
-        raise EvaluationError(
-            f"{len(failed)} of {len(records)} games of evaluation {eval_id} failed inside the engine "
-            f"(more than cluster.max_failed_share={self.max_failed_share:g}); first: game "
-            f"{first.game_index} against {opponent!r}, seed {first.seed}: {first.error}")
 
     def _submit(self, cards, games, seed):
         return self.client.submit(play_chunk, cards, games, seed, self.options, pure=False)

@@ -9,6 +9,7 @@ import numpy as np
 
 from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays, ccdf
 from .deck_space import DeckSpace
+from .errors import write_error
 
 METRICS_FILE = "metrics.jsonl"
 HEATMAP_FILE = "archive_heatmap.png"
@@ -18,10 +19,16 @@ CCDF_FILE = "ccdf.csv"
 
 
 def _replace(path: Path, write) -> None:
-    """Write through a temporary file and rename, so a reader never sees half a file."""
+    """Write through a temporary file and rename, so a reader never sees half a file; a write
+    that fails (a full disk) leaves the previous file and raises RunDirError naming the folder."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    write(tmp)
-    os.replace(tmp, path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise write_error(path, exc) from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write_metrics(run_dir: Path, history: list[dict]) -> None:

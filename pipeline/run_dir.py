@@ -43,7 +43,7 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
     if run_dir.is_dir() and any(p.name != LOCK_FILE for p in run_dir.iterdir()) \
             and not config_path.exists() and not path.exists():
         raise RunDirError(f"run directory {run_dir} is not empty and holds no run; choose another run_dir")
-    if path.exists():
+    if path.exists() or path.is_symlink():
         saved = ckpt.load(path)
         if saved.identity != identity_hash(cfg):
             raise RunDirError(f"{path} was written by another config; choose another run_dir")
@@ -56,6 +56,8 @@ def read_config(path: Path) -> dict | None:
     not a YAML mapping (a damaged file, rewritten by `write_config`)."""
     if not path.exists():
         return None
+    if not path.is_file():  # a pipe could block the read for ever
+        raise RunDirError(f"{path} is not a regular file; not touching {path.parent}")
     try:
         plain = yaml.safe_load(path.read_bytes().decode("utf-8"))
     except OSError as exc:

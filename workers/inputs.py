@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import stat
 import sys
 from pathlib import Path
 
@@ -23,9 +24,12 @@ def read_text(path: str | Path, what: str, max_bytes: int = MAX_FILE_BYTES) -> s
     """The UTF-8 text of a user's file, or InputError naming `what` and the path."""
     path = Path(path)
     try:
-        if path.is_dir():
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
             raise InputError(f"{what} {path} is a directory, not a file")
-        size = path.stat().st_size
+        if not stat.S_ISREG(info.st_mode):  # a pipe or device could block or never end
+            raise InputError(f"{what} {path} is not a regular file")
+        size = info.st_size
         if size > max_bytes:
             raise InputError(f"{what} {path} has {size} bytes, more than the {max_bytes} allowed")
         data = path.read_bytes()

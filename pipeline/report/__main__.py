@@ -35,6 +35,9 @@ def main(argv=None) -> None:
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except OSError as exc:  # a read-only or full disk where the report goes
+        print(f"error: cannot write the report in {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        sys.exit(2)
     print(f"report written to {out}/index.html")
 
 

@@ -1,0 +1,309 @@
+"""A damaged run folder is refused, never resumed: checksums of every checkpoint dataset,
+plausibility checks of what is loaded, the lock taken before anything is read, config.yaml
+written atomically and repaired, and a full disk reported in one line with the last checkpoint
+kept. Real runs, real HDF5 files, a real (size-limited tmpfs) full disk."""
+import fcntl
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+import pytest
+import yaml
+
+import torch
+
+from pipeline import checkpoint as ckpt
+from pipeline import run_dir as rd
+from pipeline.config import validate
+from pipeline.errors import CheckpointError
+
+from .helpers import ROOT, assert_same_run, command, compose, final_state, run_pipeline, saved_evaluations, wait_for
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A small finished DSA-ME run (TINY: 60 evaluations)."""
+    run_dir = tmp_path_factory.mktemp("finished") / "run"
+    run_pipeline(run_dir=run_dir)
+    return run_dir
+
+
+def _copy(run_dir, tmp_path, name="copy"):
+    target = tmp_path / name
+    shutil.copytree(run_dir, target)
+    return target
+
+
+def _digest(folder):
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def _datasets(path):
+    """(name, byte offset, byte size) of every dataset that has data in the file."""
+    out = []
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda name, obj: out.append((name, obj.id.get_offset(), obj.id.get_storage_size()))
+                     if isinstance(obj, h5py.Dataset) else None)
+    return [(n, o, s) for n, o, s in out if o is not None and s > 0]
+
+
+def _flip(path, offset, count=4):
+    data = bytearray(path.read_bytes())
+    data[offset:offset + count] = bytes(b ^ 0x5A for b in data[offset:offset + count])
+    path.write_bytes(bytes(data))
+
+
+def _one_error(done, *needles):
+    assert done.returncode == 2, done.stderr[-2000:]
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr[-2000:]
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def _report(*args):
+    return subprocess.run([sys.executable, "-m", "pipeline.report", *map(str, args), "--transfer", "none"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+# --- checksums ------------------------------------------------------------------------------------
+def test_every_dataset_kind_round_trips_with_its_digest(tmp_path):
+    path = tmp_path / ckpt.FILENAME
+    arrays = {"g": {"scalar": np.float64(2.5), "empty": np.zeros((0, 180), np.int16),
+                    "matrix": np.arange(12.0).reshape(3, 4), "flags": np.array([True, False])}}
+    ckpt.save(path, config_yaml="a: 1\n", identity="id", state={"n": 1}, arrays=arrays, blobs={"b": b"\x00xyz"})
+    saved = ckpt.load(path, required=("g",))
+    assert saved.arrays["g"]["scalar"] == 2.5 and saved.arrays["g"]["empty"].shape == (0, 180)
+    assert saved.blobs["b"] == b"\x00xyz"
+    with h5py.File(path, "r") as f:
+        assert all(len(f[f"g/{k}"].attrs["sha256"]) == 64 for k in arrays["g"])
+        assert f.attrs["version"] == 2 and len(f.attrs["sha256"]) == 64
+
+
+def test_flipped_bytes_inside_any_dataset_of_a_real_checkpoint_are_named(finished, tmp_path):
+    source = finished / ckpt.FILENAME
+    datasets = _datasets(source)
+    assert {"evaluations/decks", "evaluations/targets", "real_archive/solution", "blobs/surrogate"} <= {
+        n for n, _, _ in datasets}
+    for name, offset, size in datasets:
+        damaged = tmp_path / f"{name.replace('/', '_')}.h5"
+        shutil.copy(source, damaged)
+        _flip(damaged, offset + size // 2)
+        with pytest.raises(CheckpointError, match=f"{damaged} is damaged: dataset /{name} fails its checksum"):
+            ckpt.load(damaged)
+
+
+def test_a_damaged_checkpoint_stops_resume_and_report_and_nothing_changes(finished, tmp_path):
+    run_dir = _copy(finished, tmp_path)
+    name, offset, size = next(d for d in _datasets(run_dir / ckpt.FILENAME) if d[0] == "evaluations/targets")
+    _flip(run_dir / ckpt.FILENAME, offset + size // 2)
+    before = _digest(run_dir)
+    _one_error(run_pipeline(run_dir=run_dir, check=False), str(run_dir / ckpt.FILENAME),
+               "dataset /evaluations/targets fails its checksum")
+    assert _digest(run_dir) == before
+    out = tmp_path / "report"
+    _one_error(_report(run_dir, "--out", out), "evaluations/targets fails its checksum")
+    assert not out.exists()
+
+
+def test_damaged_attributes_fail_the_root_checksum(finished, tmp_path):
+    path = tmp_path / ckpt.FILENAME
+    shutil.copy(finished / ckpt.FILENAME, path)
+    data = path.read_bytes()
+    at = data.index(b'"outer_iteration": ') + len(b'"outer_iteration": ')
+    path.write_bytes(data[:at] + (b"7" if data[at:at + 1] != b"7" else b"8") + data[at + 1:])
+    with pytest.raises(CheckpointError, match="attributes .* fail their checksum"):
+        ckpt.load(path)
+
+
+# --- plausibility of what is loaded -------------------------------------------------------------------
+def _write_version_1(source, target, change):
+    """The checkpoint as the previous format wrote it (no digests), with `change` applied to
+    its arrays: what a damaged old file looks like."""
+    saved = ckpt.load(source)
+    change(saved.arrays)
+    with h5py.File(target, "w") as f:
+        f.attrs.update({"format": ckpt.FORMAT, "version": 1, "config": saved.config_yaml,
+                        "identity": saved.identity})
+        f.create_group("state").attrs["json"] = json.dumps(saved.state)
+        for group, data in saved.arrays.items():
+            for key, value in data.items():
+                f[f"{group}/{key}"] = value
+        for key, blob in saved.blobs.items():
+            f[f"blobs/{key}"] = np.frombuffer(blob, np.uint8)
+
+
+def _elite_of_20_cards(arrays):
+    solution = arrays["real_archive"]["solution"]
+    row = solution[0].copy()
+    row[np.flatnonzero(row)[:6]] = 0  # 30 - (at most 12) cards
+    row[np.flatnonzero(row)[0]] = -2
+    solution[0] = row
+
+
+def test_an_old_checkpoint_without_digests_is_still_checked(finished, tmp_path):
+    run_dir = _copy(finished, tmp_path)
+    _write_version_1(finished / ckpt.FILENAME, run_dir / ckpt.FILENAME, _elite_of_20_cards)
+    _one_error(run_pipeline(run_dir=run_dir, check=False), "is damaged: /real_archive/solution row 0")
+    good = _copy(finished, tmp_path, "good")
+    _write_version_1(finished / ckpt.FILENAME, good / ckpt.FILENAME, lambda arrays: None)
+    assert "resuming" in run_pipeline(run_dir=good).stderr  # an intact old file resumes
+
+
+def _saved_variant(finished, tmp_path, change):
+    saved = ckpt.load(finished / ckpt.FILENAME)
+    change(saved)
+    path = tmp_path / "variant.h5"
+    ckpt.save(path, config_yaml=saved.config_yaml, identity=saved.identity, state=saved.state,
+              arrays=saved.arrays, blobs=saved.blobs)
+    return ckpt.load(path)
+
+
+def _set(group, key, index, value):
+    def change(saved):
+        saved.arrays[group][key][index] = value
+    return change
+
+
+@pytest.mark.parametrize("change, message", [
+    (_set("evaluations", "decks", (0, 0), 3), "copies of pool card 0"),
+    (_set("evaluations", "decks", (1, 5), -1), "copies of pool card 5"),
+    (_set("evaluations", "targets", (2, 0), np.nan), "NaN or infinite"),
+    (_set("evaluations", "targets", (2, 3), 3.0), "target 3 is 3"),
+    (_set("evaluations", "targets", (2, 1), -1.69), "target 1 is -1.69"),
+    (_set("evaluations", "eval_id", 0, 9), "eval_id is not 0, 1, 2"),
+    (_set("evaluations", "source", 0, 7), "source holds values"),
+    (_set("real_archive", "index", 0, 10 ** 6), "cell numbers outside"),
+    (_set("real_archive", "objective", 0, 29.5), "disagree with its targets"),
+    (_set("real_archive", "eval_id", 0, 10 ** 6), "evaluations that do not exist"),
+    (lambda s: s.state.__setitem__("rng", {"bit_generator": "MT0"}), "state is incomplete or malformed"),
+    (lambda s: s.state.__setitem__("evaluations", 3), "counts 3 evaluations"),
+])
+def test_implausible_contents_are_named(finished, tmp_path, space, change, message):
+    """Checksums vouch for the bytes, not for what was written: a file written consistently
+    wrong is refused too."""
+    saved = _saved_variant(finished, tmp_path, change)
+    with pytest.raises(CheckpointError, match=message):
+        ckpt.check_contents(saved, limits=space.limits, deck_size=30, cells=1600)
+
+
+def test_the_real_checkpoint_passes_the_checks(finished, space):
+    ckpt.check_contents(ckpt.load(finished / ckpt.FILENAME), limits=space.limits, deck_size=30, cells=1600)
+
+
+def test_a_surrogate_with_nan_weights_is_refused(finished, tmp_path):
+    def poison(saved):
+        state = torch.load(io.BytesIO(saved.blobs["surrogate"]), weights_only=True)
+        next(iter(state["model"].values()))[0] = float("nan")
+        buf = io.BytesIO()
+        torch.save(state, buf)
+        saved.blobs["surrogate"] = buf.getvalue()
+    run_dir = _copy(finished, tmp_path)
+    variant = _saved_variant(finished, tmp_path, poison)
+    shutil.copy(variant.path, run_dir / ckpt.FILENAME)
+    _one_error(run_pipeline(run_dir=run_dir, check=False), "NaN or infinite weights")
+
+
+# --- the lock comes first -------------------------------------------------------------------------------
+def test_the_lock_is_taken_before_the_checkpoint_is_read(finished, tmp_path):
+    """While another process holds the folder, a second driver stops at the lock: it never
+    reads (here: never gets to notice the damage), so it cannot resume from a stale state."""
+    run_dir = _copy(finished, tmp_path)
+    name, offset, size = _datasets(run_dir / ckpt.FILENAME)[0]
+    _flip(run_dir / ckpt.FILENAME, offset + size // 2)
+    fd = os.open(run_dir / ".lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _one_error(run_pipeline(run_dir=run_dir, check=False), "in use by another running process")
+    finally:
+        os.close(fd)
+    _one_error(run_pipeline(run_dir=run_dir, check=False), "fails its checksum")
+
+
+# --- config.yaml ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("damage", ["deleted", "empty", "garbage"])
+def test_a_missing_or_damaged_config_yaml_is_rewritten_from_the_checkpoint(finished, tmp_path, damage):
+    run_dir = _copy(finished, tmp_path)
+    config = run_dir / "config.yaml"
+    if damage == "deleted":
+        config.unlink()
+    else:
+        config.write_bytes(b"" if damage == "empty" else b"algorithm: [unclosed\n\x00")
+    checkpoint_before = (run_dir / ckpt.FILENAME).read_bytes()
+    done = run_pipeline(run_dir=run_dir)
+    assert "resuming" in done.stderr
+    assert ("note:" in done.stderr) == (damage != "deleted")
+    assert config.read_text() == ckpt.load(run_dir / ckpt.FILENAME).config_yaml
+    assert yaml.safe_load(config.read_text())["seed"] == 0
+    assert (run_dir / ckpt.FILENAME).read_bytes() == checkpoint_before  # a finished run stays as it was
+
+
+def test_config_yaml_is_written_atomically(tmp_path):
+    cfg = validate(compose())
+    rd.write_config(tmp_path, cfg)
+    assert [p.name for p in tmp_path.iterdir()] == ["config.yaml"]  # no temporary file left
+    assert rd.read_config(tmp_path / "config.yaml") is not None
+
+
+# --- a full disk -------------------------------------------------------------------------------------------
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 3 MiB tmpfs (root only; CI runs as root, so there it always runs)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a size-limited tmpfs needs root")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3M", "tmpfs", str(mount)], check=True)
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(folder):
+    """Take every free byte of the file system holding `folder`."""
+    with open(folder / "filler", "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 65536)
+                f.flush()
+        except OSError:
+            pass
+
+
+def test_a_full_disk_is_one_error_line_and_the_last_checkpoint_stays(small_disk, finished):
+    run_dir = small_disk / "run"
+    proc = subprocess.Popen(command(run_dir=run_dir), cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert wait_for(lambda: saved_evaluations(run_dir) >= 20)
+        _fill(small_disk)
+        _, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 2
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot write ") and str(run_dir) in lines[0], lines
+    assert "No space left on device" in lines[0] and "MiB free" in lines[0]
+    assert not list(run_dir.glob(".*.tmp-*"))
+    kept = saved_evaluations(run_dir)
+    assert 20 <= kept < 60
+    (small_disk / "filler").unlink()
+    assert "resuming" in run_pipeline(run_dir=run_dir).stderr  # and nothing was lost
+    assert_same_run(final_state(run_dir), final_state(finished))
+
+
+def test_a_full_disk_at_the_start_leaves_no_empty_config(small_disk):
+    _fill(small_disk)
+    run_dir = small_disk / "run"
+    done = run_pipeline(run_dir=run_dir, check=False)
+    _one_error(done, "No space left on device")
+    assert not run_dir.exists() or not (run_dir / "config.yaml").exists()
