@@ -188,7 +188,8 @@ RANGES = {
     "report.best_decks": Range(1, 10 ** 4),
 }
 OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4)}  # null: one worker per core
-LOCAL_WORKERS_PER_CORE = 4  # a local cluster beyond this only thrashes (each worker is a process)
+# A local cluster beyond this only thrashes: each worker is a process with its own engine.
+LOCAL_WORKERS_PER_CORE, MIN_LOCAL_WORKERS = 4, 16
 DECK_SIZE = 30  # both engines play the protocol's 30-card decks
 MAX_CELLS = 250_000  # archive cells; each costs about 500 bytes in the surrogate archive
 MAX_HIDDEN_LAYERS = 3  # the inner loop's compiled network takes at most 4 linear layers
@@ -259,10 +260,10 @@ def _check_numbers(cfg: DictConfig) -> None:
         value = OmegaConf.select(cfg, key)
         if value is not None and value not in allowed:
             raise ConfigError(f"{key} must be null or a number in {allowed}, got {value}")
-    workers = cfg.cluster.n_workers
-    if cfg.cluster.kind == "local" and workers is not None and workers > LOCAL_WORKERS_PER_CORE * _cores():
-        raise ConfigError(f"cluster.n_workers={workers} is more than {LOCAL_WORKERS_PER_CORE} worker "
-                          f"processes per core of this machine ({_cores()} cores)")
+    workers, most = cfg.cluster.n_workers, max(MIN_LOCAL_WORKERS, LOCAL_WORKERS_PER_CORE * _cores())
+    if cfg.cluster.kind == "local" and workers is not None and workers > most:
+        raise ConfigError(f"cluster.n_workers={workers} is more than the {most} worker processes "
+                          f"a local cluster may start on this machine ({_cores()} cores)")
     if cfg.deck_space.deck_size != DECK_SIZE:
         raise ConfigError(f"deck_space.deck_size must be {DECK_SIZE} (both engines play "
                           f"{DECK_SIZE}-card decks), got {cfg.deck_space.deck_size}")

@@ -93,21 +93,27 @@ def schema_keys(schema=None, prefix: str = "") -> dict[str, object]:
 
 
 def bad_numbers(key: str, default) -> list[str]:
-    """Values the schema refuses for a number key: wrong type, empty, NaN, infinite, and just
-    beyond each end of its range (negative, zero, huge), as Hydra overrides."""
+    """Values the schema refuses for a number key, as Hydra overrides: wrong type, empty, NaN,
+    infinite, null where not optional, and just beyond each end of its range (so negative,
+    zero or huge where those are out)."""
     allowed = RANGES.get(key) or OPTIONAL_RANGES.get(key)
+    integer = isinstance(default, int) and not isinstance(default, bool) or key in OPTIONAL_RANGES
     values = ["abc", "''", "nan", "inf", "-inf", "[1]"]
-    if isinstance(default, int) and not isinstance(default, bool):
-        values += ["1.5", "true", "1" + "0" * 30]
-    if key not in OPTIONAL_RANGES:
-        values.append("null")
+    values += ["1.5", "true", "1" + "0" * 30] if integer else []
+    values += ["null"] if key not in OPTIONAL_RANGES else []
     if allowed is not None:
-        for edge, open_, step in ((allowed.low, allowed.low_open, -1), (allowed.high, allowed.high_open, 1)):
-            beyond = edge if open_ else edge + step * (1 if isinstance(default, int) else 1e-3 * max(1, abs(edge)))
-            values.append(repr(int(beyond)) if isinstance(default, int) and not isinstance(default, bool) else repr(float(beyond)))
+        values += _outside(allowed, integer)
         values += ["-1"] if allowed.low >= 0 else []
         values += ["0"] if allowed.low > 0 or allowed.low_open else []
     return list(dict.fromkeys(values))
+
+
+def _outside(allowed, integer: bool) -> list[str]:
+    """The nearest values just outside each end of a range."""
+    step = 1 if integer else 1e-3
+    low = allowed.low if allowed.low_open else allowed.low - step
+    high = allowed.high if allowed.high_open else allowed.high + step
+    return [str(int(v)) if integer else repr(float(v)) for v in (low, high)]
 
 
 SPECIAL = {  # keys whose bad values are not just numbers out of range
