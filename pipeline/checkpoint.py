@@ -14,6 +14,7 @@ ordinary OSError on our side of the HDF5 library, never a failure inside it.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import json
@@ -87,7 +88,7 @@ def replace_file(path: Path, data: bytes) -> None:
     try:
         free = free_bytes(folder)
         if free is not None and free < len(data) + WRITE_MARGIN:
-            raise OSError(28, os.strerror(28))  # ENOSPC before writing a byte
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # before writing a byte
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
             view = memoryview(data)
