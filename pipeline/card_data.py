@@ -1,16 +1,17 @@
 """Card facts the head node needs (dbf id, cost, type) for the pool, from hearthstone-data.
 
 Parsing CardDefs.xml takes seconds, so the few facts we need are cached in a small JSON file
-keyed by the hearthstone-data version; later runs read only that file.
+keyed by the hearthstone-data version; later runs read only that file. Like the engine's cache it
+carries the data version and a digest of its content: a cache that fails either is rebuilt.
 """
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from importlib import metadata
 from pathlib import Path
 from typing import Iterable
+
+from workers.engine.carddb import read_checked_cache, warn_rebuilt, write_checked_cache
 
 # Valeera Sanguinar, the Rogue hero of the Basic set: deck codes need a hero.
 ROGUE_HERO_DBF_ID = 930
@@ -31,17 +32,17 @@ def _data_version() -> str:
 def card_facts(card_ids: Iterable[str]) -> dict[str, dict]:
     """{card id: {"dbf_id", "cost", "type", "name"}} for the given ids (cached on disk)."""
     ids = sorted(set(card_ids))
-    path = _cache_dir() / f"head-node-cards-{_data_version()}.json"
-    cached: dict[str, dict] = {}
-    if path.exists():
-        try:
-            cached = json.loads(path.read_text())
-        except (OSError, ValueError):
-            cached = {}  # a damaged cache is rebuilt, never trusted
+    version = _data_version()
+    path = _cache_dir() / f"head-node-cards-{version}-v2.json"
+    cached, problem = read_checked_cache(path, version)
+    if not isinstance(cached, dict):
+        if problem:
+            warn_rebuilt(path, problem)
+        cached = {}  # a damaged or edited cache is rebuilt, never trusted
     missing = [cid for cid in ids if cid not in cached]
     if missing:
         cached.update(_parse_card_xml(missing))
-        _write_atomically(path, cached)
+        _write(path, version, cached)
     return {cid: cached[cid] for cid in ids}
 
 
@@ -59,12 +60,8 @@ def _parse_card_xml(card_ids: list[str]) -> dict[str, dict]:
                   "type": db[cid].type.name, "name": db[cid].name} for cid in card_ids}
 
 
-def _write_atomically(path: Path, data: dict) -> None:
+def _write(path: Path, version: str, data: dict) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, sort_keys=True)
-        os.replace(tmp, path)
+        write_checked_cache(path, version, data)
     except OSError:
         pass  # an unwritable cache only costs the parse time again next run

@@ -1,4 +1,9 @@
-"""Starting the Dask cluster the config names: LocalCluster by default, SLURM, or an address."""
+"""Starting the Dask cluster the config names: LocalCluster by default, SLURM, or an address.
+
+Every cluster this module starts speaks TLS with credentials made for the run, so no one without
+them (another user on a shared node included) can submit code to its workers; dashboards listen
+on the loopback interface unless the config names another host. SIGINT and SIGTERM become a
+`Stopped` exit that closes the cluster on the way out."""
 from __future__ import annotations
 
 import contextlib
@@ -6,13 +11,22 @@ import logging
 import os
 import signal
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
 
-from .errors import ConfigError
+from .errors import ConfigError, PipelineError
 
 # Keys of cluster.slurm that the pipeline reads itself; the rest go to dask_jobqueue.SLURMCluster.
 PIPELINE_SLURM_KEYS = ("qos", "tls", "lifetime_margin_min", "lifetime_stagger_min",
                        "dashboard_address")
+LOOPBACK = "127.0.0.1"
+START_ATTEMPTS = 3  # a local cluster whose start fails (a worker process killed early) starts again
+
+
+class ClusterStartError(PipelineError):
+    """The cluster did not start, after retries."""
 
 
 def default_workers() -> int:
@@ -39,6 +53,14 @@ def walltime_minutes(walltime: str) -> float:
         raise ConfigError(f"cluster.slurm.walltime={walltime!r} is not a SLURM time "
                           "(MM, HH:MM:SS or D-HH:MM:SS)") from None
     return days * 1440 + h * 60 + m + s / 60
+
+
+def dashboard_bind(address) -> str:
+    """Where a dashboard listens: null, a port or ":port" mean the loopback interface; only an
+    address that names a host ("0.0.0.0:8787", "node1:8787") opens it to that host's interfaces."""
+    text = str(address or "").strip()
+    host, _, port = text.rpartition(":")
+    return text if host else f"{LOOPBACK}:{port or 0}"
 
 
 def slurm_cluster_kwargs(cfg, security=None) -> dict:
@@ -68,7 +90,7 @@ def slurm_cluster_kwargs(cfg, security=None) -> dict:
     opts["job_extra_directives"] = directives
     opts.setdefault("python", sys.executable)
     scheduler_options = dict(opts.pop("scheduler_options", None) or {})
-    scheduler_options.setdefault("dashboard_address", ours.get("dashboard_address") or "localhost:0")
+    scheduler_options.setdefault("dashboard_address", dashboard_bind(ours.get("dashboard_address")))
     opts["scheduler_options"] = scheduler_options
     if ours.get("tls", True):
         opts["security"] = security if security is not None else temporary_security()
@@ -85,77 +107,198 @@ def slurm_cluster_kwargs(cfg, security=None) -> dict:
 
 
 def temporary_security():
-    """Self-signed credentials made for this run: without them no one can talk to the scheduler."""
+    """Self-signed credentials made for this run: without them no one can talk to the scheduler,
+    the workers or the nannies."""
     from distributed.security import Security
     try:
         return Security.temporary()
     except ImportError as exc:  # pragma: no cover - cryptography is a dependency
-        raise ConfigError(f"TLS on SLURM needs the cryptography package ({exc})") from None
+        raise ConfigError(f"TLS needs the cryptography package ({exc})") from None
+
+
+# --- stopping on SIGINT and SIGTERM ------------------------------------------------------
+class Stopped(SystemExit):
+    """SIGINT or SIGTERM as an exit: a SystemExit, so no `except Exception` on the way swallows
+    it and a caller that does not catch it exits quietly with the conventional 128 + signal."""
+
+    def __init__(self, signum: int):
+        super().__init__(128 + signum)
+        self.signum = signum
+        self.signal_name = signal.Signals(signum).name
+
+
+_STOP = {"installed": False, "deferring": 0, "pending": None, "stopping": False}
+
+
+def _on_signal(signum, frame) -> None:
+    if _STOP["stopping"] or _STOP["pending"] is not None:
+        return  # already on the way out: let closing the cluster finish
+    if _STOP["deferring"]:
+        _STOP["pending"] = signum
+        return
+    _STOP["stopping"] = True
+    raise Stopped(signum)
 
 
 @contextlib.contextmanager
-def _terminate_cleanly():
-    """SLURM ends a job (scancel, time limit, preemption) with SIGTERM: turn it into SystemExit
-    in the main thread so the worker jobs are cancelled instead of left waiting for a dead
-    scheduler. The last checkpoint is complete on disk either way."""
-    import threading
-    if threading.current_thread() is not threading.main_thread():
+def stop_on_signals():
+    """SIGINT (Ctrl-C) and SIGTERM (kill, scancel, a batch system's time limit) raise Stopped in
+    the main thread, so `with` blocks close the cluster (a SLURM cluster cancels its worker jobs).
+    Nested uses and other threads leave the first one in charge."""
+    if _STOP["installed"] or threading.current_thread() is not threading.main_thread():
         yield
         return
-
-    def stop(signum, frame):
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, stop)
+    _STOP.update(installed=True, deferring=0, pending=None, stopping=False)
+    previous = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous_hook, sys.unraisablehook = sys.unraisablehook, _stop_again(sys.unraisablehook)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        sys.unraisablehook = previous_hook
+        for s, handler in previous.items():
+            # once stopping, a second signal must not cut the exit short (exit code, clean-up)
+            signal.signal(s, signal.SIG_IGN if _STOP["stopping"] else handler)
+        _STOP["installed"] = False
+
+
+def _stop_again(hook):
+    """Python drops an exception raised where it cannot propagate (a garbage-collector callback,
+    a __del__): a Stopped lost there is signalled again a moment later, after this hook has
+    returned (and again, should it land in such a place once more)."""
+    def unraisable(info):
+        if isinstance(info.exc_value, Stopped):
+            _STOP["stopping"] = False
+            again = threading.Timer(0.1, os.kill, (os.getpid(), info.exc_value.signum))
+            again.daemon = True
+            again.start()
+        else:
+            hook(info)
+    return unraisable
+
+
+@contextlib.contextmanager
+def stops_deferred():
+    """A stop that arrives inside this block takes effect when it ends: a file being written (a
+    checkpoint, a report) or a cluster being started is finished, not left half done."""
+    _STOP["deferring"] += 1
+    try:
+        yield
+    finally:
+        _STOP["deferring"] -= 1
+    if not _STOP["deferring"] and _STOP["pending"] is not None and not _STOP["stopping"]:
+        _STOP["stopping"] = True
+        raise Stopped(_STOP["pending"])
+
+
+def dask_setup(worker) -> None:
+    """Run in each local worker process (distributed.worker.preload). The workers share the
+    driver's terminal and process group: a Ctrl-C reaches them too, but the driver closes them
+    itself, so they ignore it instead of dying with a KeyboardInterrupt traceback each. Their
+    complaints about a scheduler going away (it lives in the driver and closes on purpose) are
+    silenced: whatever goes wrong in a worker reaches the driver as a failed or lost task."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# --- the cluster -------------------------------------------------------------------------
+def _start_local_cluster(cfg, security, attempts: int = START_ATTEMPTS):
+    """A LocalCluster on the loopback interface, TLS only; started again if a worker process
+    dies before the cluster is up ("Nanny failed to start"), one clear error after `attempts`."""
+    from distributed import LocalCluster
+    n = int(cfg.n_workers or default_workers())
+    problem = None
+    for attempt in range(attempts):
+        if attempt:
+            time.sleep(1.0)
+        try:
+            return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK,
+                                protocol="tls://", security=security, preload=["pipeline.cluster"],
+                                dashboard_address=dashboard_bind(cfg.dashboard_address),
+                                silence_logs=logging.ERROR)
+        except Exception as exc:  # noqa: BLE001 - whatever stopped it, the next attempt may start
+            if _STOP["pending"] is not None:  # a Ctrl-C may have ended the workers: no retry
+                _STOP["stopping"] = True
+                raise Stopped(_STOP["pending"]) from None
+            problem = exc
+    raise ClusterStartError(f"the local Dask cluster ({n} workers) did not start in {attempts} "
+                            f"attempts; last error: {type(problem).__name__}: {problem}")
 
 
 @contextlib.contextmanager
 def open_cluster(cfg):
     """Yields a distributed.Client; one single-threaded worker process per core by default
-    (the engine is pure Python, so threads would only contend for the GIL)."""
+    (the engine is pure Python, so threads would only contend for the GIL). SIGINT and SIGTERM
+    raise Stopped meanwhile; whatever was started is closed on the way out."""
     import dask
-    from distributed import Client, LocalCluster
 
     # Games of one chunk take seconds; a task may be re-run where its worker died.
     dask.config.set({"distributed.scheduler.allowed-failures": int(cfg.max_retries)})
-    guard = contextlib.nullcontext()
-    if cfg.kind == "local":
-        n = int(cfg.n_workers or default_workers())
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               dashboard_address=cfg.dashboard_address or ":0", silence_logs=logging.ERROR)
-        client = Client(cluster)
-        close = [client, cluster]
-    elif cfg.kind == "slurm":
-        from dask_jobqueue import SLURMCluster
-        if int(cfg.jobs) < 1:
-            raise ConfigError(f"cluster.jobs must be at least 1 for cluster=slurm, got {cfg.jobs}")
-        guard = _terminate_cleanly()
-        guard.__enter__()
-        cluster = SLURMCluster(**slurm_cluster_kwargs(cfg))
-        # adapt with minimum = maximum: a job that ends (walltime, lifetime, scancel, node
-        # failure) is replaced by a new one; plain scale() would not resubmit it.
-        cluster.adapt(minimum_jobs=int(cfg.jobs), maximum_jobs=int(cfg.jobs))
-        client = Client(cluster, security=cluster.security)
-        client.wait_for_workers(1)
-        close = [client, cluster]
-    elif cfg.kind == "address":
-        if not cfg.address:
-            raise ConfigError("cluster.kind=address needs cluster.address (tcp://host:port)")
-        client = Client(cfg.address)  # TLS, where used, comes from dask's config (DASK_DISTRIBUTED__COMM__TLS__*)
-        close = [client]
-    else:
+    openers = {"local": _open_local, "slurm": _open_slurm, "address": _open_address}
+    if cfg.kind not in openers:
         raise ConfigError(f"cluster.kind must be local, slurm or address, got {cfg.kind!r}")
+    with stop_on_signals(), contextlib.ExitStack() as stack:
+        yield openers[cfg.kind](cfg, stack)
+
+
+def _open_local(cfg, stack):
+    from distributed import Client
+    with stops_deferred():  # a stop while the cluster starts takes effect once it can be closed
+        cluster = _start_local_cluster(cfg, temporary_security())
+        stack.callback(_quietly, cluster.close)
+    client = Client(cluster, security=cluster.security)
+    stack.callback(_quietly, client.close)
+    return client
+
+
+def _open_slurm(cfg, stack):
+    from dask_jobqueue import SLURMCluster
+    from distributed import Client
+    if int(cfg.jobs) < 1:
+        raise ConfigError(f"cluster.jobs must be at least 1 for cluster=slurm, got {cfg.jobs}")
+    with stops_deferred():
+        cluster = SLURMCluster(**slurm_cluster_kwargs(cfg))
+        stack.callback(_quietly, cluster.close)  # cancels the worker jobs
+    # adapt with minimum = maximum: a job that ends (walltime, lifetime, scancel, node
+    # failure) is replaced by a new one; plain scale() would not resubmit it.
+    cluster.adapt(minimum_jobs=int(cfg.jobs), maximum_jobs=int(cfg.jobs))
+    client = Client(cluster, security=cluster.security)
+    stack.callback(_quietly, client.close)
+    client.wait_for_workers(1)
+    return client
+
+
+def _open_address(cfg, stack):
+    from distributed import Client
+    if not cfg.address:
+        raise ConfigError("cluster.kind=address needs cluster.address (tcp://host:port)")
+    client = Client(cfg.address)  # TLS, where used, comes from dask's config (DASK_DISTRIBUTED__COMM__TLS__*)
+    stack.callback(_quietly, client.close)
+    return client
+
+
+def _quietly(close) -> None:
+    with contextlib.suppress(Exception):
+        close()
+
+
+# --- credentials for a cluster started by hand -------------------------------------------
+def _write_private(path: Path, text: str) -> None:
+    """Write `text` to `path` readable by this user only, whatever was there before: a new file
+    made 0600, then renamed over the old one (never opened through it, so neither its mode nor
+    a link in its place carries over)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        yield client
-    finally:
-        for item in close:
-            with contextlib.suppress(Exception):
-                item.close()
-        guard.__exit__(None, None, None)
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def write_tls_files(directory: str) -> None:
@@ -164,13 +307,11 @@ def write_tls_files(directory: str) -> None:
     from distributed.security import Security
     sec = Security.temporary()
     path = Path(directory)
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(path, 0o700)
     files = {"ca.pem": sec.tls_ca_file, "cert.pem": sec.tls_client_cert, "key.pem": sec.tls_client_key}
     for name, text in files.items():
-        fd = os.open(path / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        _write_private(path / name, text)
     env = {"DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION": "True",
            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE": path / "ca.pem"}
     for role in ("SCHEDULER", "WORKER", "CLIENT"):

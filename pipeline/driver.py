@@ -2,6 +2,7 @@
 `deck_file=PATH` evaluates one deck."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig, OmegaConf
 
+from .cluster import Stopped, stop_on_signals, stops_deferred
 from .config import check_inputs, validate
 from .errors import ConfigError, PipelineError
 
@@ -27,11 +29,10 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     if cfg.deck_file:
         return evaluate_deck_file(cfg, space, client)
     from . import run_dir as rd
-    from .search import Search
     run_dir = rd.resolve_run_dir(cfg)
-    search = Search(cfg, run_dir, space, None, OmegaConf.to_yaml(cfg, resolve=True))
+    search = _stoppable_search(cfg, run_dir, space, OmegaConf.to_yaml(cfg, resolve=True))
     # The lock first: what is read below cannot be replaced by another driver meanwhile.
-    with rd.locked(run_dir):
+    with _noting_stops(search), rd.locked(run_dir):
         saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written
         if saved is not None:
             search.resume(saved)
@@ -65,6 +66,50 @@ def engine_options(cfg) -> dict:
         except SabberStoneSetupError as exc:
             raise ConfigError(str(exc)) from None
     return _engine_checked[key]
+
+
+def _stoppable_search(cfg, run_dir, space, config_yaml):
+    """The Search, with its checkpoint and report writes finished before a stop (SIGINT, SIGTERM)
+    takes effect: a stop leaves the last complete checkpoint, never half a file, and the step it
+    interrupted runs again on resume with the same seeds."""
+    from .search import Search
+
+    class StoppableSearch(Search):
+        saved_evaluations = None  # how many evaluations the checkpoint on disk holds
+
+        def resume(self, saved) -> None:
+            super().resume(saved)
+            self.saved_evaluations = self.evaluations
+
+        def checkpoint(self) -> None:
+            with stops_deferred():
+                super().checkpoint()
+                self.saved_evaluations = self.evaluations
+
+        def write_reports(self) -> None:
+            with stops_deferred():
+                super().write_reports()
+
+    return StoppableSearch(cfg, run_dir, space, None, config_yaml)
+
+
+@contextlib.contextmanager
+def _noting_stops(search):
+    """A stop leaving the run notes what it leaves behind, for stopped_message."""
+    try:
+        yield
+    except Stopped as stop:
+        stop.kept = (search.run_dir, search.saved_evaluations)
+        raise
+
+
+def stopped_message(stop: Stopped) -> str:
+    """The one line a stopped run prints: what is kept and how to go on."""
+    run_dir, evaluations = getattr(stop, "kept", (None, None))
+    if evaluations is None:
+        return f"stopped by {stop.signal_name} before the first checkpoint; run the same command again to start"
+    return (f"stopped by {stop.signal_name}: the checkpoint in {run_dir} holds {evaluations} evaluations; "
+            "run the same command again to resume")
 
 
 def summary(search) -> str:
@@ -126,7 +171,11 @@ def evaluate_deck_file(cfg, space, client=None) -> None:
 @hydra.main(config_path=CONF_DIR, config_name="config", version_base="1.3")
 def main(cfg: DictConfig) -> None:
     try:
-        run(cfg)
+        with stop_on_signals():
+            run(cfg)
+    except Stopped as stop:  # the cluster is closed by now and the last checkpoint is complete
+        print(stopped_message(stop), file=sys.stderr)
+        sys.exit(stop.code)
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)

@@ -2,12 +2,15 @@
 
 Parsing the 22 MB CardDefs.xml takes seconds, so the first process to need the cards writes
 the Basic, Classic and Hall of Fame subset the engine uses to a cache file keyed by the data version; every
-later worker only reads that file.
+later worker only reads that file. The file carries the data version and a SHA-256 digest of its
+content, checked on every read: a damaged or edited cache is rebuilt, never played with.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
@@ -66,14 +69,16 @@ def data_version() -> str:
 
 def cache_path() -> Path:
     root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
-    return root / f"cards-{data_version()}-v3.json"
+    return root / f"cards-{data_version()}-v4.json"
 
 
 def _parse_package() -> list[dict]:
     """Read the Basic and Classic cards out of CardDefs.xml (slow: seconds)."""
-    from hearthstone import cardxml
-
-    db, _ = cardxml.load()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # hearthstone-data imports pkg_resources
+        from hearthstone import cardxml
+        db, _ = cardxml.load()
     rows = []
     for card in db.values():
         if int(card.card_set) not in (CORE_SET, EXPERT1_SET, HALL_OF_FAME_SET):
@@ -93,21 +98,67 @@ def _parse_package() -> list[dict]:
     return rows
 
 
-def _write_atomically(path: Path, rows: list[dict]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".cards-", suffix=".json")
-    with os.fdopen(fd, "w") as handle:
-        json.dump(rows, handle)
-    os.replace(tmp, path)
+CACHE_FORMAT = "dsame-card-cache"
+
+
+def write_checked_cache(path: Path, version: str, payload) -> None:
+    """One header line (format, data version, SHA-256 of the rest), then the payload as JSON;
+    written to a private temporary file and renamed, so a reader sees all of it or none."""
+    body = json.dumps(payload, sort_keys=True).encode()
+    header = json.dumps({"format": CACHE_FORMAT, "data_version": version,
+                         "sha256": hashlib.sha256(body).hexdigest()}).encode()
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(header + b"\n" + body)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_checked_cache(path: Path, version: str):
+    """(payload, problem): the payload when the file is this user's, names `version` and matches
+    its digest; otherwise None and what is wrong (problem None: there is no cache yet)."""
+    try:
+        with open(path, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            raw = handle.read()
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror})"
+    if info.st_uid != os.geteuid() or info.st_mode & 0o022:
+        return None, "may be written by another user"
+    head, _, body = raw.partition(b"\n")
+    try:
+        header = json.loads(head)
+        if header.get("format") != CACHE_FORMAT or header.get("data_version") != version:
+            return None, "is not a card cache of this data version"
+        if header.get("sha256") != hashlib.sha256(body).hexdigest():
+            return None, "does not match its digest (damaged or edited)"
+        return json.loads(body), None
+    except (ValueError, AttributeError):
+        return None, "is not a card cache (unreadable header or content)"
+
+
+def warn_rebuilt(path: Path, problem: str) -> None:
+    print(f"warning: card cache {path} {problem}; rebuilding it from hearthstone-data", file=sys.stderr)
 
 
 @lru_cache(maxsize=1)
 def load_cards() -> dict[str, CardData]:
-    """All Basic and Classic cards by id, from the cache (written on first use)."""
-    path = cache_path()
-    try:
-        rows = json.loads(path.read_text())
-    except (OSError, ValueError):
+    """All Basic and Classic cards by id, from the cache (written on first use, rebuilt when it
+    fails its checks)."""
+    path, version = cache_path(), data_version()
+    rows, problem = read_checked_cache(path, version)
+    if not isinstance(rows, list):
+        if problem:
+            warn_rebuilt(path, problem)
         rows = _parse_package()
-        _write_atomically(path, rows)
+        try:
+            write_checked_cache(path, version, rows)
+        except OSError:
+            pass  # an unwritable cache only costs the parse again in the next process
     return {row["id"]: CardData(**{**row, "keywords": frozenset(row["keywords"])}) for row in rows}

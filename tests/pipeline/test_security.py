@@ -1,0 +1,192 @@
+"""Safe on a shared node: the local cluster speaks TLS with credentials of its own and listens on
+loopback only, TLS files are private whatever was there before, and card caches are checked
+before they are trusted."""
+import hashlib
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import psutil
+import pytest
+
+from pipeline.cluster import dashboard_bind, open_cluster, slurm_cluster_kwargs
+from workers.engine import carddb
+
+from .helpers import ROOT, compose
+
+# What another local user would try: plain TCP, TLS without certificates, TLS with credentials
+# of their own. Run in a separate process, so a hanging attempt cannot hang the test.
+INTRUDER = r"""
+import os, sys
+from distributed import Client
+from distributed.security import Security
+for address in sys.argv[1:]:
+    for label, target, kwargs in [("tcp", address.replace("tls://", "tcp://"), {}),
+                                  ("tls without certificates", address, {}),
+                                  ("tls with other credentials", address, {"security": Security.temporary()})]:
+        try:
+            Client(target, timeout=5, **kwargs).close()
+            print("CONNECTED", label, target, flush=True)
+        except Exception as exc:
+            print("refused", label, target, type(exc).__name__, flush=True)
+os._exit(0)  # without waiting for the refused clients' clean-up
+"""
+
+
+def _listening(pids):
+    found = []
+    for pid in pids:
+        try:
+            found += [c.laddr for c in psutil.Process(pid).net_connections(kind="inet") if c.status == "LISTEN"]
+        except psutil.Error:
+            pass
+    return found
+
+
+def test_the_local_cluster_refuses_clients_without_its_credentials():
+    cfg = compose("cluster.n_workers=1").cluster
+    with open_cluster(cfg) as client:
+        assert client.submit(sum, [40, 2]).result(timeout=60) == 42  # the run's own client works
+        info = client.scheduler_info()
+        workers = list(info["workers"])
+        nannies = [w["nanny"] for w in info["workers"].values()]
+        addresses = [client.scheduler.address, *workers, *nannies]
+        assert addresses and all(a.startswith("tls://127.0.0.1:") for a in addresses), addresses
+        # Everything the cluster listens on (dashboard included) is on the loopback interface.
+        me = psutil.Process()
+        sockets = _listening([me.pid] + [p.pid for p in me.children(recursive=True)])
+        assert info["services"]["dashboard"] in {s.port for s in sockets}
+        assert sockets and all(s.ip == "127.0.0.1" for s in sockets), sockets
+        tried = subprocess.run([sys.executable, "-c", INTRUDER, *addresses], capture_output=True,
+                               text=True, timeout=120, cwd=ROOT)
+        lines = tried.stdout.splitlines()
+        assert len(lines) == 3 * len(addresses), tried.stdout + tried.stderr[-2000:]
+        assert all(line.startswith("refused") for line in lines), tried.stdout
+        assert client.submit(sum, [1, 2]).result(timeout=60) == 3  # and the cluster is unharmed
+
+
+def test_dashboards_bind_loopback_unless_a_host_is_named(tmp_path, monkeypatch):
+    assert dashboard_bind(None) == "127.0.0.1:0"
+    assert dashboard_bind(":8787") == dashboard_bind("8787") == "127.0.0.1:8787"
+    assert dashboard_bind("0.0.0.0:8787") == "0.0.0.0:8787"  # asked for explicitly
+    monkeypatch.chdir(tmp_path)  # the SLURM options create their log folder here
+    kwargs = slurm_cluster_kwargs(compose("cluster=slurm").cluster)
+    assert kwargs["scheduler_options"]["dashboard_address"] == "127.0.0.1:0"
+    kwargs = slurm_cluster_kwargs(compose("cluster=slurm", "cluster.slurm.dashboard_address=:8788").cluster)
+    assert kwargs["scheduler_options"]["dashboard_address"] == "127.0.0.1:8788"
+
+
+def test_tls_files_are_private_whatever_was_there_before(tmp_path):
+    folder = tmp_path / "tls"
+    folder.mkdir(mode=0o755)
+    (folder / "key.pem").write_text("old key")
+    os.chmod(folder / "key.pem", 0o666)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("not a certificate")
+    (folder / "cert.pem").symlink_to(victim)  # a link planted in place of a file
+    done = subprocess.run([sys.executable, "-m", "pipeline.cluster", "tls", str(folder)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    for name in ("ca.pem", "cert.pem", "key.pem"):
+        path = folder / name
+        assert path.is_file() and not path.is_symlink()
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, name
+        assert f"={path}" in done.stdout
+    assert "PRIVATE KEY" in (folder / "key.pem").read_text()
+    assert victim.read_text() == "not a certificate"
+    assert not [p for p in folder.iterdir() if p.name.startswith(".")]  # no temporary files left
+
+
+# --- card caches -------------------------------------------------------------------------
+def _edit_cache(path, edit, keep_digest=True):
+    """Change the cached payload; keep_digest=False recomputes the digest as a careful forger would."""
+    head, _, body = path.read_bytes().partition(b"\n")
+    payload = json.loads(body)
+    edit(payload)
+    body = json.dumps(payload, sort_keys=True).encode()
+    header = json.loads(head)
+    if not keep_digest:
+        header["sha256"] = hashlib.sha256(body).hexdigest()
+    path.write_bytes(json.dumps(header).encode() + b"\n" + body)
+
+
+def _stronger_minions(rows):
+    for row in rows:
+        if row["type"] == "MINION":
+            row["atk"], row["health"] = 12, 12
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("DSAME_CACHE_DIR", str(tmp_path / "cache"))
+    carddb.load_cards.cache_clear()
+    yield tmp_path / "cache"
+    carddb.load_cards.cache_clear()
+
+
+def test_an_edited_engine_card_cache_is_rebuilt(cache_dir, capsys):
+    yeti = carddb.load_cards()["CS2_182"]  # Chillwind Yeti, 4/5
+    path = carddb.cache_path()
+    assert (yeti.atk, yeti.health) == (4, 5) and path.is_file()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    _edit_cache(path, lambda rows: next(r for r in rows if r["id"] == "CS2_182").update(atk=9))
+    carddb.load_cards.cache_clear()
+    capsys.readouterr()
+    assert carddb.load_cards()["CS2_182"].atk == 4
+    warning = capsys.readouterr().err.splitlines()
+    assert len(warning) == 1 and "rebuilding" in warning[0] and "digest" in warning[0]
+    rows, problem = carddb.read_checked_cache(path, carddb.data_version())  # the file is whole again
+    assert problem is None and next(r for r in rows if r["id"] == "CS2_182")["atk"] == 4
+    # Damaged, or writable by others: rebuilt too.
+    path.write_bytes(path.read_bytes()[:1000])
+    carddb.load_cards.cache_clear()
+    assert carddb.load_cards()["CS2_182"].atk == 4
+    os.chmod(path, 0o666)
+    assert carddb.read_checked_cache(path, carddb.data_version())[1] == "may be written by another user"
+    carddb.load_cards.cache_clear()
+    assert carddb.load_cards()["CS2_182"].health == 5
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+EVALUATE = r"""
+import json, sys
+from workers.evaluate import evaluate_deck
+cards = [c["id"] for c in json.load(open("workers/data/miracle_rogue.json"))["cards"]]
+print(json.dumps(evaluate_deck(cards, games=12, seed=5, player="random").targets()))
+"""
+
+
+def _evaluate_in_new_process(cache):
+    done = subprocess.run([sys.executable, "-c", EVALUATE], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "DSAME_CACHE_DIR": str(cache)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout), done.stderr
+
+
+def test_a_deck_plays_the_true_cards_after_its_cache_was_edited(tmp_path):
+    """The attack: stronger minions in the cache changed a deck's win rate. Edited, the cache is
+    rebuilt and the deck's results are the true ones; the control shows the edit would matter."""
+    cache = tmp_path / "cache"
+    true, _ = _evaluate_in_new_process(cache)
+    path = cache / carddb.cache_path().name
+    _edit_cache(path, _stronger_minions)
+    again, stderr = _evaluate_in_new_process(cache)
+    assert again == true and "rebuilding" in stderr
+    _edit_cache(path, _stronger_minions, keep_digest=False)  # control: an edit that passes the check
+    forged, _ = _evaluate_in_new_process(cache)
+    assert forged != true
+
+
+def test_an_edited_head_node_card_cache_is_rebuilt(cache_dir, capsys):
+    from pipeline.card_data import card_facts
+    assert card_facts(["CS2_182"])["CS2_182"]["cost"] == 4
+    path = next(cache_dir.glob("head-node-cards-*.json"))
+    _edit_cache(path, lambda facts: facts["CS2_182"].update(cost=1))
+    capsys.readouterr()
+    assert card_facts(["CS2_182"])["CS2_182"]["cost"] == 4
+    assert "digest" in capsys.readouterr().err
+    facts, problem = carddb.read_checked_cache(path, carddb.data_version())
+    assert problem is None and facts["CS2_182"]["cost"] == 4
