@@ -376,10 +376,30 @@ def run_training(data: str | Path, out: str | Path = RESULTS, encoders=None, tar
                 final["calibration"] = calibration(pred, d["outcome"][test_rows] == 1)
             enc_results[target] = {"curve": curve, "final": final, "model": str(model_path)}
         results["encoders"][name]["seconds"] = round(time.perf_counter() - start, 1)
+    results = _merge_earlier(out / "metrics.json", results)
     (out / "metrics.json").write_text(json.dumps(results, indent=1))
     plot_results(results, out)
     (out / "summary.md").write_text(summary_table(results))
     say(summary_table(results))
+    return results
+
+
+def _merge_earlier(path: Path, results: dict) -> dict:
+    """Keep the encoders and targets that an earlier run on the same data and seed trained into
+    the same folder (one encoder can be trained at a time) and this run did not."""
+    if path.exists():
+        try:
+            old = json.loads(path.read_text())
+        except ValueError:
+            old = {}
+        if old.get("data") == results["data"] and old.get("seed") == results["seed"]:
+            for name, per in old.get("encoders", {}).items():
+                mine = results["encoders"].setdefault(name, {})
+                for key, value in per.items():
+                    mine.setdefault(key, value)
+    order = list(ENCODERS)
+    results["encoders"] = dict(sorted(results["encoders"].items(),
+                                      key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
     return results
 
 
