@@ -421,7 +421,16 @@ def main(argv=None) -> int:
         for name in ("games", "workers", "games_per_task", "beam_depth", "beam_width"):
             if getattr(args, name) < 1:
                 parser.error(f"--{name.replace('_', '-')} must be at least 1")
-        decks = parse_decks(args.decks, args.seed)
+        from .errors import DeckError
+        from .evaluate import check_strategy, load_opponents
+        try:  # bad input: one line naming it, before any game is played
+            check_strategy(args.strategy, "--strategy")
+            if args.opponents:
+                load_opponents(args.opponents)
+            decks = parse_decks(args.decks, args.seed)
+        except DeckError as exc:  # InputError included
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         collect(decks, args.games, args.out, seed=args.seed, workers=args.workers,
                 encoders=args.encoders, player=args.player, strategy=args.strategy,
                 beam_depth=args.beam_depth, beam_width=args.beam_width,

@@ -266,7 +266,8 @@ def load_model(path: str | Path, encoder: str | None = None) -> "ValueModel":
         target, hidden, state = blob["target"], list(blob["hidden"]), blob["state"]
         dropout = float(blob.get("dropout", 0.0))
     except Exception as exc:
-        raise ModelError(f"value model {path} is unreadable ({type(exc).__name__}: {exc})") from None
+        first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
+        raise ModelError(f"value model {path} is unreadable ({type(exc).__name__}: {first})") from None
     if blob.get("format") != MODEL_FORMAT:
         raise ModelError(f"value model {path} has format {blob.get('format')}, expected {MODEL_FORMAT}")
     if encoder is not None and name != encoder:
@@ -509,18 +510,22 @@ def main(argv=None) -> int:
     e.add_argument("--data", required=True)
     e.add_argument("--all-games", action="store_true", help="every row, not just the held-out games")
     args = parser.parse_args(argv)
-    if args.command == "train":
-        if args.threads:
-            torch.set_num_threads(args.threads)
-        run_training(args.data, args.out, args.encoders, args.targets, args.sizes, args.seed,
-                     args.device, args.max_epochs)
-    else:
-        try:
-            m = evaluate_model(args.model, args.data, args.all_games)
-        except ModelError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        print(json.dumps(m, indent=1))
+    for path in [args.data] + ([args.model] if args.command == "evaluate" else []):
+        if not Path(path).is_file():
+            parser.error(f"{path} is not a file")
+    try:
+        if args.command == "train":
+            if args.threads:
+                torch.set_num_threads(args.threads)
+            if min(args.sizes) < 1 or args.max_epochs < 1:
+                parser.error("--sizes and --max-epochs must be at least 1")
+            run_training(args.data, args.out, args.encoders, args.targets, args.sizes, args.seed,
+                         args.device, args.max_epochs)
+        else:
+            print(json.dumps(evaluate_model(args.model, args.data, args.all_games), indent=1))
+    except (ValueError, OSError) as exc:  # ModelError, a file of another encoder version, ...
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
