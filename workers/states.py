@@ -277,10 +277,15 @@ def _collect_dask(tasks, todo, names, workers: int, progress: Progress) -> None:
 
     import dask
     from distributed import Client, LocalCluster, as_completed
+    from distributed.security import Security
     dask.config.set({"distributed.scheduler.allowed-failures": 3})
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
-            Client(cluster) as client:
+    # As the pipeline's local cluster: loopback only, TLS with credentials made for this run, so
+    # no other user of a shared node can reach the scheduler.
+    security = Security.temporary()
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      protocol="tls://", security=security, dashboard_address="127.0.0.1:0",
+                      silence_logs=logging.ERROR) as cluster, \
+            Client(cluster, security=security) as client:
         futures = {client.submit(run_task, tasks[i], pure=False): i for i in todo}
         for future in as_completed(list(futures)):
             i = futures[future]
