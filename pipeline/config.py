@@ -139,7 +139,6 @@ CHOICES = {
     "algorithm.offline.source": ("none", "data", "model"),
     "engine.name": ("builtin", "sabberstone"),
     "cluster.kind": ("local", "slurm", "address"),
-    "strategy.player": ("beam", "random"),
     "strategy.evaluated": ("nn", "aggro", "control"),
 }
 
@@ -226,6 +225,7 @@ def validate(cfg: DictConfig) -> DictConfig:
     _check_strings(checked)
     _check_archive(checked.archive)
     _check_hidden(checked.surrogate.hidden)
+    _check_player(checked)
     _check_combinations(checked)
     return checked
 
@@ -327,6 +327,20 @@ def _check_hidden(hidden) -> None:
                           f"each from 1 to {MAX_WIDTH}")
 
 
+def _check_player(checked: DictConfig) -> None:
+    """strategy.player: beam, random, or a player spec (value_beam:MODEL, mcts:200, ...) of
+    workers.player_specs, checked without reading its model (check_inputs loads it)."""
+    from workers.player_specs import PlayerSpecError, parse_player
+    player = checked.strategy.player
+    try:
+        parse_player(player)
+    except PlayerSpecError as exc:
+        raise ConfigError(f"strategy.player={player!r}: {exc}") from None
+    if player not in ("beam", "random") and checked.engine.name == "sabberstone":
+        raise ConfigError(f"strategy.player={player!r} needs engine=builtin: SabberStone plays the "
+                          "protocol's beam and random players only")
+
+
 def _check_combinations(checked: DictConfig) -> None:
     if checked.strategy.hide_deck_order and checked.engine.name == "sabberstone":
         raise ConfigError("strategy.hide_deck_order=true needs engine=builtin: SabberStone's planner "
@@ -348,6 +362,12 @@ def check_inputs(cfg: DictConfig, probe_timeout: float = 5.0) -> None:
     offline source file's presence, and that a scheduler address answers. ConfigError else."""
     from workers.errors import DeckError as EngineDeckError
     from workers.evaluate import load_opponents
+    if cfg.strategy.player not in ("beam", "random"):  # its value model: present and matching
+        from workers.player_specs import PlayerSpecError, check_player
+        try:
+            check_player(cfg.strategy.player)
+        except (PlayerSpecError, EngineDeckError) as exc:
+            raise ConfigError(f"strategy.player: {exc}") from None
     if cfg.opponents.path:
         try:
             load_opponents(cfg.opponents.path)

@@ -153,12 +153,15 @@ def validate_deck(deck: Sequence[str], stat_overrides: dict | None = None, *,
 def make_player(kind: str, strategy: str, seed: int, depth: int, width: int, *,
                 hide_deck_order: bool = False):
     """`hide_deck_order`: the beam player plans on copies with reshuffled decks, so it cannot
-    know the next card drawn (the random player ignores it)."""
+    know the next card drawn (the random player ignores it). Any other `kind` is a player spec
+    of workers.player_specs (value_beam:MODEL, mcts:200, ...); a bad one is a ValueError."""
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "beam":
         return BeamSearchPlayer(_score(strategy), seed, depth, width, hide_deck_order=hide_deck_order)
-    raise ValueError(f"unknown player kind {kind!r}: expected one of {PLAYER_KINDS}")
+    from .player_specs import build_player
+    return build_player(kind, seed, strategy=strategy, depth=depth, width=width,
+                        hide_deck_order=hide_deck_order)
 
 
 @lru_cache(maxsize=16)
@@ -171,13 +174,16 @@ def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *
                   beam_depth: int = 13, beam_width: int = 4, hero_class: str = "ROGUE",
                   hide_deck_order: bool = False, recorder=None):
     """One game of the protocol; returns the finished GameState (deck's player is 0) and the
-    evaluated player's statistics. `recorder`: told each turn's end (see play_game)."""
+    evaluated player's statistics. `recorder`: told each turn's end (see play_game). The
+    opponent plays as the evaluated player does when that is "beam" or "random"; against any
+    other player (value_beam, mcts) it keeps the protocol's beam search with its own score."""
     library = card_library(stat_overrides)
     g = new_game(library, [list(deck), list(opponent.cards)], [hero_class, opponent.hero_class],
                  game_seed)
     players = [make_player(player, strategy, derive(game_seed, 1), beam_depth, beam_width,
                            hide_deck_order=hide_deck_order),
-               make_player(player, opponent.strategy, derive(game_seed, 2), beam_depth, beam_width,
+               make_player(player if player in PLAYER_KINDS else "beam", opponent.strategy,
+                           derive(game_seed, 2), beam_depth, beam_width,
                            hide_deck_order=hide_deck_order)]
     players[0].tally = Tally(0)
     play_game(g, players, recorder)
@@ -195,6 +201,9 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
     `recorder` (default none): logs the states at each turn's end (workers.states); it is told
     `start_game(game_index, opponent_index)` before each game."""
     validate_deck(deck, stat_overrides, hero_class=hero_class)
+    if player not in PLAYER_KINDS:  # a bad spec or model fails here, not as each game's error
+        from .player_specs import check_player
+        check_player(player)
     opponents = opponents if opponents is not None else default_opponents()
     records = []
     for g_index in game_indices:
