@@ -121,6 +121,8 @@ SPECIAL = {  # keys whose bad values are not just numbers out of range
     "algorithm.name": ["''", "a/b", "null"],
     "deck_space.deck_size": ["0", "-30", "29", "31", "abc", "nan", "null"],
     "surrogate.device": ["tpu", "cuda:x", "''", "5"],
+    "strategy.player": ["greedy", "''", "null", "5", "'mcts:-1'", "'mcts:abc'", "'value_beam:{dir}/absent.pt'",
+                        "'beam:depth=0'", "'beam:width=100000'"],
     "surrogate.hidden": ["[0]", "[-1]", "[16,16,16,16]", "[1000000]", "abc", "[nan]", "[1.5]", "null", "[[1]]"],
     "archive.dims": ["[-3,4]", "[0,40]", "[40]", "[40,40,40]", "[1000000,1000000]", "[nan,4]", "abc", "[]",
                      "null", "[1.5,2]"],
