@@ -1,8 +1,13 @@
-"""Head-node benchmarks: `python -m pipeline.bench [--quick]`.
+"""Head-node benchmarks: `python -m pipeline.bench [--quick] [--surrogate-only]`.
 
 inner_loop_1m_predictions_s: one outer iteration's inner loop (100,000 steps of 10 decks =
 1,000,000 surrogate predictions, with mutation and archive insertion), after JIT warm-up.
 Target: <= 30 s on 2 CPU cores.
+
+surrogate_train_s: training the deck surrogate (the protocol's MLP, 3 targets) on 10,000 decks for
+20 epochs with the paper's settings (Adam lr 0.01, batch 64, 90/10 split), on the CPU and, when
+one is visible, on the GPU, each after a small untimed warm-up fit. Goal: the GPU at least 5x
+faster than the CPU of the same machine (an H100 machine before issue 11: GPU 9.2 s, CPU 4.1 s).
 
 worker_game_time_share: share of the workers' wall time spent inside play_games while a batch
 of evaluations is queued on a LocalCluster (one single-threaded worker per core). Target >= 0.95.
@@ -38,6 +43,49 @@ def time_inner_loop(iterations: int = 100_000, batch_size: int = 10, seed: int =
     return {"predictions": made, "seconds": seconds, "elites": len(grid)}
 
 
+def synthetic_training_data(n: int, targets: int = 3, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """n random decks and targets that depend on them, with the measures in the grid's ranges."""
+    from .deck_space import DeckSpace
+
+    space = DeckSpace.from_pool_file()
+    rng = np.random.default_rng(seed)
+    x = space.random_decks(rng, n)
+    w = rng.normal(size=(space.size, targets))
+    y = x @ w * 0.5
+    if targets >= 3:
+        y[:, 1], y[:, 2] = 10 + 0.05 * y[:, 1], 4 + 0.05 * y[:, 2]
+    return x, y
+
+
+def time_surrogate_training(device: str, n: int = 10_000, epochs: int = 20, targets: int = 3,
+                            repeats: int = 1, seed: int = 0) -> float:
+    """Seconds of one Surrogate.fit (paper settings) on `device`, the median of `repeats`, each
+    on a fresh model, after an untimed warm-up fit (CUDA context, kernels, allocator)."""
+    import statistics
+
+    from .surrogate import Surrogate
+
+    x, y = synthetic_training_data(n, targets, seed)
+    Surrogate("mlp", x.shape[1], targets, device=device, seed=seed).fit(
+        x[:500], y[:500], np.random.default_rng(seed), epochs=2)
+    times = []
+    for r in range(repeats):
+        model = Surrogate("mlp", x.shape[1], targets, device=device, seed=seed + r)
+        rng = np.random.default_rng(seed + r)
+        start = time.perf_counter()
+        model.fit(x, y, rng, epochs=epochs)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def gpu_name() -> str | None:
+    import torch
+
+    if torch.cuda.is_available():
+        return torch.cuda.get_device_name()
+    return None
+
+
 def measure_worker_share(n_decks: int, games: int, games_per_task: int, player: str,
                          n_workers: int | None = None) -> dict:
     from distributed import Client, LocalCluster
@@ -60,14 +108,38 @@ def measure_worker_share(n_decks: int, games: int, games_per_task: int, player: 
     return {"share": timing.game_time_share, "wall_s": timing.wall_s, "workers": n_workers}
 
 
+def report_surrogate_training(repeats: int) -> None:
+    from .surrogate import TRAIN_THREADS
+
+    setting = "10,000 decks x 20 epochs, batch 64, Adam lr 0.01, 3 targets"
+    cpu_s = time_surrogate_training("cpu", repeats=repeats)
+    print(f"surrogate_train_s: {cpu_s:.2f}  (cpu, {TRAIN_THREADS} thread; {setting}; median of {repeats}; "
+          f"goal: the GPU >= 5x faster than this machine's CPU; H100 machine before issue 11: "
+          f"GPU 9.2 s, CPU 4.1 s)", flush=True)
+    name = gpu_name()
+    if name is None:
+        print("gpu: none visible", flush=True)
+        return
+    gpu_s = time_surrogate_training("cuda", repeats=repeats)
+    speedup = cpu_s / gpu_s
+    print(f"surrogate_train_gpu_s: {gpu_s:.2f}  ({name}, CUDA graphs; {speedup:.1f}x faster than the CPU, "
+          f"goal >= 5x: {'met' if speedup >= 5 else 'NOT met'})", flush=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs (random players)")
+    parser.add_argument("--surrogate-only", action="store_true", help="only surrogate_train_s")
     args = parser.parse_args(argv)
+    repeats = 1 if args.quick else 3
+    if args.surrogate_only:
+        report_surrogate_training(repeats)
+        return
     inner = time_inner_loop(iterations=20_000 if args.quick else 100_000)
     per_million = inner["seconds"] * 1_000_000 / inner["predictions"]
     print(f"inner_loop_1m_predictions_s: {per_million:.2f}  (target <= 30; "
           f"{inner['predictions']} predictions in {inner['seconds']:.2f} s, {inner['elites']} elites)", flush=True)
+    report_surrogate_training(repeats)
     if args.quick:
         share = measure_worker_share(n_decks=40, games=24, games_per_task=12, player="random")
     else:

@@ -18,11 +18,13 @@ holds its encoder's name and version, the input normalisation and the target; `l
 refuses a model whose encoder is unknown or of another version. `ValueModel(g, player)` scores a
 state from `player`'s view with numpy (fast enough for a beam search's thousands of states).
 
-Training uses the GPU when torch sees one (`--device auto`), else the CPU.
+Training uses the project's routine (pipeline.training): with `--device auto`, the CPU when torch
+sees no GPU, else whichever of the two a short measurement finds faster (cached per model size).
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import sys
@@ -33,6 +35,8 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
+
+from pipeline import training
 
 from .encoders import ENCODERS, get_encoder
 from .engine.rng import MASK64, derive
@@ -114,12 +118,6 @@ class ValueNet(nn.Module):
         return self.mlp((x - self.mean) * self.scale).squeeze(-1)
 
 
-def resolve_device(name: str = "auto") -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(name)
-
-
 @dataclass
 class TrainResult:
     model: ValueNet
@@ -127,55 +125,64 @@ class TrainResult:
     best_epoch: int
     seconds: float
     train_rows: int
+    device: str = "cpu"
 
 
 def train(x: np.ndarray, y: np.ndarray, x_val: np.ndarray, y_val: np.ndarray, target: str, *,
           hidden=HIDDEN, lr: float = 1e-3, batch_size: int = 256, max_epochs: int = 30,
           patience: int = 3, min_steps: int = 300, device: str = "auto", seed: int = 0,
-          dropout: float = DROPOUT, weight_decay: float = WEIGHT_DECAY, log=None) -> TrainResult:
+          dropout: float = DROPOUT, weight_decay: float = WEIGHT_DECAY, log=None,
+          threads: int | None = None) -> TrainResult:
     """AdamW on minibatches; after each epoch the validation loss decides early stopping, and
     the best epoch's weights are kept. An epoch is at least `min_steps / max_epochs` steps, so
-    a tiny training set still gets some hundreds of updates."""
-    dev = resolve_device(device)
+    a tiny training set still gets some hundreds of updates. Trained by the project's routine
+    (pipeline.training): `device="auto"` is the CPU without a GPU, else the faster device by
+    measurement; `threads`: torch CPU threads while training (None: as set)."""
     start = time.perf_counter()
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = ValueNet(x.shape[1], hidden, dropout)
     model.set_normalisation(x)
-    model.to(dev)
-    xt = torch.as_tensor(x, dtype=torch.float32, device=dev)
-    yt = torch.as_tensor(_scaled(y, target), dtype=torch.float32, device=dev)
-    xv = torch.as_tensor(x_val, dtype=torch.float32, device=dev)
-    yv = torch.as_tensor(_scaled(y_val, target), dtype=torch.float32, device=dev)
     loss_fn = nn.BCEWithLogitsLoss() if target == "win" else nn.MSELoss()
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
-    gen = torch.Generator(device="cpu").manual_seed(seed)
-    n = len(xt)
+    plain_loss = lambda pred, truth: (loss_fn(pred, truth), None)  # noqa: E731 - no per-target sums
+    n = len(x)
     steps = max(math.ceil(n / batch_size), math.ceil(min_steps / max_epochs))
-    best, best_epoch, best_state, epoch = float("inf"), 0, None, 0
-    for epoch in range(1, max_epochs + 1):
-        model.train()
-        perm = torch.cat([torch.randperm(n, generator=gen)
-                          for _ in range(math.ceil(steps * batch_size / n))])
-        for s in range(steps):
-            idx = perm[s * batch_size:(s + 1) * batch_size].to(dev)
-            loss = loss_fn(model(xt[idx]), yt[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-        val = _loss(model, xv, yv, loss_fn)
-        if val < best - 1e-5:
-            best, best_epoch = val, epoch
-            best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
-        if log is not None:
-            log(f"epoch {epoch}/{max_epochs}: validation loss {val:.4f} (best {best:.4f} at {best_epoch}), "
-                f"{time.perf_counter() - start:.1f}s")
-        if epoch - best_epoch >= patience:
-            break
-    if best_state is not None:
-        model.load_state_dict(best_state)
+    y_train = _scaled(np.asarray(y), target)
+    adamw = {"lr": lr, "weight_decay": weight_decay}
+    with training.cpu_threads(threads):
+        timer = functools.partial(training.estimate_fit_seconds, model=model, optimizer=("adamw", adamw),
+                                  loss_fn=plain_loss, x=x, y=y_train, batch_size=batch_size,
+                                  steps=steps * max_epochs, threads=threads)
+        dev = training.choose_device(device, what="value network", model=model, batch_size=batch_size,
+                                     rows=n, timer=timer)
+        model.to(dev)
+        xt, yt = training.to_device(x, dev), training.to_device(y_train, dev)
+        xv = training.to_device(x_val, dev)
+        yv = training.to_device(_scaled(np.asarray(y_val), target), dev)
+        opt = training.make_optimizer("adamw", model.parameters(), dev, **adamw)
+        gen = torch.Generator(device="cpu").manual_seed(seed)
+        copies = math.ceil(steps * batch_size / n)
+        best = {"loss": float("inf"), "epoch": 0, "state": None}
+
+        def order(_epoch):  # `steps` full batches from back-to-back shuffles of the rows
+            return torch.cat([torch.randperm(n, generator=gen) for _ in range(copies)])[:steps * batch_size]
+
+        def after_epoch(epoch: int) -> bool:
+            val = _loss(model, xv, yv, loss_fn)
+            if val < best["loss"] - 1e-5:
+                best.update(loss=val, epoch=epoch,
+                            state={k: v.detach().clone() for k, v in model.state_dict().items()})
+            if log is not None:
+                log(f"epoch {epoch}/{max_epochs}: validation loss {val:.4f} (best {best['loss']:.4f} at "
+                    f"{best['epoch']}), {time.perf_counter() - start:.1f}s")
+            return epoch - best["epoch"] >= patience
+
+        done = training.train_epochs(model, opt, plain_loss, xt, yt, order, batch_size=batch_size,
+                                     epochs=max_epochs, on_epoch=after_epoch)
+    if best["state"] is not None:
+        model.load_state_dict(best["state"])
     model.eval()
-    return TrainResult(model, epoch, best_epoch, time.perf_counter() - start, n)
+    return TrainResult(model, done.epochs, best["epoch"], time.perf_counter() - start, n, str(dev))
 
 
 def _scaled(y: np.ndarray, target: str) -> np.ndarray:
@@ -324,6 +331,12 @@ def _say(text: str) -> None:
     print(text, flush=True)
 
 
+def _device_note(device: str) -> str:
+    if device != "auto":
+        return device
+    return "cpu" if training.visible_gpu() is None else "auto (the faster device, measured per training size)"
+
+
 def run_training(data: str | Path, out: str | Path = RESULTS, encoders=None, targets=TARGETS,
                  sizes=SIZES, seed: int = 0, device: str = "auto", max_epochs: int = 30,
                  quiet: bool = False) -> dict:
@@ -337,7 +350,7 @@ def run_training(data: str | Path, out: str | Path = RESULTS, encoders=None, tar
     with h5py.File(data, "r") as f:
         available = list(f["x"])
     encoders = list(encoders or [e for e in ENCODERS if e in available])
-    results = {"data": str(data), "seed": seed, "device": str(resolve_device(device)),
+    results = {"data": str(data), "seed": seed, "device": _device_note(device),
                "threads": torch.get_num_threads(), "encoders": {}}
     for name in encoders:
         start = time.perf_counter()
@@ -362,7 +375,8 @@ def run_training(data: str | Path, out: str | Path = RESULTS, encoders=None, tar
                           seed=seed, max_epochs=max_epochs, log=log)
                 pred = predict(r.model, x[test_rows], target)
                 m = metrics(pred, d["outcome"][test_rows], d["turns_to_end"][test_rows], target)
-                m.update(train_rows=n, epochs=r.epochs, best_epoch=r.best_epoch, seconds=round(r.seconds, 2))
+                m.update(train_rows=n, epochs=r.epochs, best_epoch=r.best_epoch, seconds=round(r.seconds, 2),
+                         device=r.device)
                 curve.append(m)
                 say(f"[values] {name}/{target} n={n:,}: AUC {m['auc']:.4f}, accuracy {m['accuracy']:.4f}"
                     + (f", log-loss {m['log_loss']:.4f}" if "log_loss" in m else f", RMSE {m['rmse']:.3f}")
@@ -503,7 +517,8 @@ def main(argv=None) -> int:
     t.add_argument("--sizes", nargs="+", type=int, default=list(SIZES))
     t.add_argument("--max-epochs", type=int, default=30)
     t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--device", default="auto", help="auto (GPU if torch sees one), cpu, cuda, ...")
+    t.add_argument("--device", default="auto",
+                   help="auto (the faster of CPU and GPU, measured; the CPU without a GPU), cpu, cuda, ...")
     t.add_argument("--threads", type=int, default=None, help="torch CPU threads")
     e = sub.add_parser("evaluate", help="a saved model's metrics on a collected file")
     e.add_argument("--model", required=True)
