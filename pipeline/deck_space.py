@@ -219,16 +219,12 @@ def _json_cards(path: Path, text: str) -> list[str]:
         raise DeckError(f"deck file {path} is nested too deeply to be a deck") from None
     except ValueError as exc:
         raise DeckError(f"deck file {path} is not valid JSON: {exc}") from None
-    entries = data.get("cards") if isinstance(data, dict) else data
-    if not isinstance(entries, list) or len(entries) > 1000:
-        raise DeckError(f"deck file {path}: expected a list of cards or {{\"cards\": [...]}}")
-    cards = []
-    for i, e in enumerate(entries):
-        card = e.get("id") if isinstance(e, dict) else e
-        if not isinstance(card, str):
-            raise DeckError(f"deck file {path}: card {i} is {card!r}, not a card id or name")
-        cards.append(card)
-    return cards
+    from workers.evaluate import card_ids
+    from workers.inputs import InputError
+    try:
+        return list(card_ids(data.get("cards") if isinstance(data, dict) else data, f"deck file {path}"))
+    except InputError as exc:
+        raise DeckError(str(exc)) from None
 
 
 def _pool_entries(path: Path, pool) -> list[dict]:

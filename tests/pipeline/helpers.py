@@ -4,6 +4,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import h5py
@@ -85,3 +86,17 @@ def assert_same_run(a: dict, b: dict):
         for key in a[group]:
             assert np.array_equal(a[group][key], b[group][key]), f"{group}/{key} differs"
     assert a["state"]["rng"] == b["state"]["rng"]
+
+
+@contextmanager
+def tmpfs(folder: Path, size: str):
+    """A size-limited tmpfs mounted at `folder` (created) for the block; needs root, which CI has."""
+    import pytest
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    folder.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)

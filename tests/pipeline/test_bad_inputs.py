@@ -14,7 +14,7 @@ from pipeline.errors import EvaluationError
 from pipeline.evaluation import EvaluationClient, check_failures
 from workers.results import GameRecord
 
-from .helpers import run_pipeline
+from .helpers import run_pipeline, tmpfs
 
 SAMPLE = 100  # about a minute on two cores; FUZZ_INPUTS_SEED picks another sample
 
@@ -76,16 +76,9 @@ def test_games_that_all_fail_on_the_workers_stop_the_evaluation(space):
 
 @pytest.fixture
 def read_only_disk(tmp_path):
-    """A read-only tmpfs holding one file (root only; CI runs as root)."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a read-only tmpfs needs root")
-    mount = tmp_path / "ro"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1M", "tmpfs", str(mount)], check=True)
-    try:
+    """A 1 MiB tmpfs to be made read-only (root only; CI runs as root)."""
+    with tmpfs(tmp_path / "ro", "1M") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def _remount_read_only(mount):

@@ -23,7 +23,7 @@ from pipeline import run_dir as rd
 from pipeline.config import validate
 from pipeline.errors import CheckpointError
 
-from .helpers import ROOT, assert_same_run, command, compose, final_state, run_pipeline, saved_evaluations, wait_for
+from .helpers import ROOT, assert_same_run, command, compose, final_state, run_pipeline, saved_evaluations, tmpfs, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -256,15 +256,8 @@ def test_config_yaml_is_written_atomically(tmp_path):
 @pytest.fixture
 def small_disk(tmp_path):
     """A 3 MiB tmpfs (root only; CI runs as root, so there it always runs)."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a size-limited tmpfs needs root")
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3M", "tmpfs", str(mount)], check=True)
-    try:
+    with tmpfs(tmp_path / "disk", "3M") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def _fill(folder):
