@@ -32,6 +32,14 @@ game, so games replay exactly; a time budget is not reproducible.
 move instead of one per position; ``"all"`` searches every position the engine offers.
 The player reports to a `Tally` as the random player does (the whole turn is one planning
 round).
+
+Why not OpenSpiel's bots (open_spiel 2.0.2 has a wheel for this Python): wrapped as a Python
+pyspiel game (the gym_env action indices, clone = GameState.copy, resample_from_infostate = the
+determinization here), its Python ISMCTSBot needs allow_inconsistent_action_sets (legal actions
+differ between determinizations), which deep-copies a node at every selection: 21.8 ms per
+iteration against about 1 ms here (50 iterations per action, 6 games against the random
+player, both won all 6: 267 s against 8.5 s); its C++ ISMCTSBot crashed (segmentation fault) on
+the Python-defined game.
 """
 from __future__ import annotations
 

@@ -202,25 +202,26 @@ def bradley_terry(points: np.ndarray, games: np.ndarray, prior_var: float = PRIO
 
 
 def format_table(summary: dict) -> str:
+    """Rows: players (numbered); columns: the same players by number."""
     players = summary["players"]
-    names = [_short(p) for p in players]
-    width = max(12, max(len(s) for s in names))
-    head = f"{'':{width}}  " + "  ".join(f"{s[:11]:>11}" for s in names) + \
-        f"  {'score':>11}  {'Elo':>10}  {'ms/turn':>8}  {'ms/action':>9}"
+    names = [f"{k + 1} {_short(p)}" for k, p in enumerate(players)]
+    width = max(len(s) for s in names)
+    head = f"{'':{width}}  " + "  ".join(f"{k + 1:>9}" for k in range(len(players))) + \
+        f"  {'score':>9}  {'Elo':>9}  {'ms/turn':>8}  {'ms/action':>9}"
     lines = [head]
     for p, name in zip(players, names):
         cells = []
         for q in players:
             if q == p:
-                cells.append(f"{'-':>11}")
+                cells.append(f"{'-':>9}")
             else:
                 c = summary["win_rate"][p][q]
-                cells.append(f"{_pm(c['rate'], c['se']):>11}")
+                cells.append(f"{_pm(c['rate'], c['se']):>9}")
         s, e, t = summary["score"][p], summary["elo"][p], summary["timing"][p]
-        lines.append(f"{name:{width}}  " + "  ".join(cells) + f"  {_pm(s['rate'], s['se']):>11}  "
-                     f"{e['elo']:>5.0f}±{e['se']:<4.0f}  {_ms(t['ms_per_decision']):>8}  {_ms(t['ms_per_action']):>9}")
+        lines.append(f"{name:{width}}  " + "  ".join(cells) + f"  {_pm(s['rate'], s['se']):>9}  "
+                     f"{e['elo']:>4.0f}±{e['se']:<4.0f}  {_ms(t['ms_per_decision']):>8}  {_ms(t['ms_per_action']):>9}")
     lines.append("cells: the row player's share of points against the column player ± standard error "
-                 "(a draw is half); Elo: Bradley-Terry, mean 0")
+                 "(a draw is half); Elo: Bradley-Terry, mean 0, ± standard error; ms per turn and per action")
     return "\n".join(lines)
 
 
