@@ -67,7 +67,11 @@ class GameState:
                 (w.cdef.id, w.atk, w.durability) if w else None,
                 tuple([c.key for c in hand]),
                 tuple([c.cdef.id for c in p.secrets]) if p.secrets else (),
-                tuple([(m.cdef.id, m.order, m.atk, m.health, m.max_health, m.attacks, m.sick,
+                # Attack, maximum health and damage written out (Minion.atk and the health
+                # properties): (max health, damage) tells states apart as (health, max health).
+                tuple([(m.cdef.id, m.order,
+                        a if (a := m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk) > 0 else 0,
+                        m.base_health + m.health_bonus + m.aura_health, m.damage, m.attacks, m.sick,
                         m.frozen, m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
                         m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
                        for m in p.board]),
