@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import re
 import socket
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any, Optional
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from .cluster import default_workers
 from .errors import ConfigError
 
 
@@ -260,20 +260,13 @@ def _check_numbers(cfg: DictConfig) -> None:
         value = OmegaConf.select(cfg, key)
         if value is not None and value not in allowed:
             raise ConfigError(f"{key} must be null or a number in {allowed}, got {value}")
-    workers, most = cfg.cluster.n_workers, max(MIN_LOCAL_WORKERS, LOCAL_WORKERS_PER_CORE * _cores())
+    workers, most = cfg.cluster.n_workers, max(MIN_LOCAL_WORKERS, LOCAL_WORKERS_PER_CORE * default_workers())
     if cfg.cluster.kind == "local" and workers is not None and workers > most:
         raise ConfigError(f"cluster.n_workers={workers} is more than the {most} worker processes "
-                          f"a local cluster may start on this machine ({_cores()} cores)")
+                          f"a local cluster may start on this machine ({default_workers()} cores)")
     if cfg.deck_space.deck_size != DECK_SIZE:
         raise ConfigError(f"deck_space.deck_size must be {DECK_SIZE} (both engines play "
                           f"{DECK_SIZE}-card decks), got {cfg.deck_space.deck_size}")
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 def _check_strings(cfg: DictConfig) -> None:

@@ -97,6 +97,14 @@ def _positional(kind: str, item: str, spec: str) -> tuple[str, str]:
     raise PlayerSpecError(f"player spec {spec!r}: {kind} takes no settings")
 
 
+def _choices(key: str):
+    """The allowed values of a setting that names one of a fixed set (imported late: those
+    modules import torch or the engine, which parsing a spec need not load)."""
+    from . import encoders, mcts
+    return {"leaf": mcts.LEAVES, "horizon": mcts.HORIZONS, "positions": mcts.POSITIONS,
+            "encoder": encoders.ENCODERS}[key]
+
+
 def _convert(kind: str, key: str, value: str, spec: str):
     where = f"player spec {spec!r}: {key}"
     if key in ("depth", "width", "iterations", "cutoff", "max_states"):
@@ -124,22 +132,10 @@ def _convert(kind: str, key: str, value: str, spec: str):
         if value.lower() in ("false", "0", "no"):
             return False
         raise PlayerSpecError(f"{where} must be true or false, got {value!r}")
-    if key == "leaf":
-        from .mcts import LEAVES
-        if value not in LEAVES:
-            raise PlayerSpecError(f"{where} must be one of {', '.join(LEAVES)}, got {value!r}")
-    if key == "horizon":
-        from .mcts import HORIZONS
-        if value not in HORIZONS:
-            raise PlayerSpecError(f"{where} must be one of {', '.join(HORIZONS)}, got {value!r}")
-    if key == "positions":
-        from .mcts import POSITIONS
-        if value not in POSITIONS:
-            raise PlayerSpecError(f"{where} must be one of {', '.join(POSITIONS)}, got {value!r}")
-    if key == "encoder":
-        from .encoders import ENCODERS
-        if value not in ENCODERS:
-            raise PlayerSpecError(f"{where} must be one of {', '.join(ENCODERS)}, got {value!r}")
+    if key in ("leaf", "horizon", "positions", "encoder"):
+        choices = _choices(key)
+        if value not in choices:
+            raise PlayerSpecError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
     if key == "score" and value not in SCORES and not value.endswith(".json"):
         raise PlayerSpecError(f"{where} must be nn, aggro, control or a weights .json file, got {value!r}")
     if key == "model" and not value:

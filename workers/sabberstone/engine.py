@@ -39,7 +39,10 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                          "always knows the next card drawn; use the builtin engine to hide it")
     builtin.validate_deck(deck, stat_overrides, hero_class=hero_class)
     opponents = opponents if opponents is not None else default_opponents()
-    games = [(g, g % len(opponents), derive(seed, g), search_seed(derive(seed, g))) for g in game_indices]
+    games = []
+    for g in game_indices:
+        game_seed = derive(seed, g)
+        games.append((g, g % len(opponents), game_seed, search_seed(game_seed)))
     played = play_seeded(deck, games, opponents, player=player, strategy=strategy,
                          stat_overrides=stat_overrides, beam_depth=beam_depth, beam_width=beam_width,
                          hero_class=hero_class, path=path)

@@ -96,27 +96,27 @@ def opponents_of(run: dict, path: Path):
     return chosen
 
 
-def _play(run_path: str, indices: list[int], path: str | None) -> list[BridgeGame]:
+def _play(deck: list[str], seeds: list[tuple], opponents, settings: dict, path: str | None) -> list[BridgeGame]:
     from .engine import play_seeded
-    run = load_records(Path(run_path))
-    games = [run["games"][i] for i in indices]
-    return play_seeded(run["deck"], [tuple(g[k] for k in GAME_KEYS) for g in games], opponents_of(run, Path(run_path)),
-                       stat_overrides=stat_overrides(run), beam_depth=int(run.get("depth", 13)),
-                       beam_width=int(run.get("width", 4)), history=bool(run.get("game_logging_history", True)),
-                       path=path)
+    return play_seeded(deck, seeds, opponents, path=path, **settings)
 
 
-def replay(run_path: Path, games: int | None = None, workers: int = 1, path: str | None = None) -> list[BridgeGame]:
-    """The first `games` games of the file (all by default), played again in game order."""
-    run = load_records(run_path)
-    opponents_of(run, run_path)
-    indices = list(range(len(run["games"]) if games is None else min(games, len(run["games"]))))
-    size = max(1, math.ceil(len(indices) / (4 * workers)))
-    chunks = [indices[i:i + size] for i in range(0, len(indices), size)]
+def replay(run: dict, run_path: Path, games: int | None = None, workers: int = 1,
+           path: str | None = None) -> list[BridgeGame]:
+    """The first `games` games of a loaded record file (all by default), played again in game
+    order, in `workers` processes."""
+    opponents = opponents_of(run, run_path)
+    settings = {"stat_overrides": stat_overrides(run), "beam_depth": int(run.get("depth", 13)),
+                "beam_width": int(run.get("width", 4)),
+                "history": bool(run.get("game_logging_history", True))}
+    seeds = [tuple(g[k] for k in GAME_KEYS) for g in run["games"][:games]]
     if workers == 1:
-        return [g for chunk in chunks for g in _play(str(run_path), chunk, path)]
+        return _play(run["deck"], seeds, opponents, settings, path)
+    size = math.ceil(len(seeds) / (4 * workers))
+    chunks = [seeds[i:i + size] for i in range(0, len(seeds), size)]
     with ProcessPoolExecutor(workers) as pool:
-        return [g for part in pool.map(_play, [str(run_path)] * len(chunks), chunks, [path] * len(chunks)) for g in part]
+        futures = [pool.submit(_play, run["deck"], chunk, opponents, settings, path) for chunk in chunks]
+        return [g for future in futures for g in future.result()]
 
 
 def differences(reference: dict, played: BridgeGame) -> list[str]:
@@ -177,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .locate import sabberstone_dir
         sabberstone_dir(args.path)
         for p, run in runs.items():
-            result = compare(run, replay(p, args.games, args.workers, args.path))
+            result = compare(run, replay(run, p, args.games, args.workers, args.path))
             results[str(p)] = result
             print(format_result(p.name, result), flush=True)
             all_agree &= result["agree"] == result["games"] and result.get("card_usage_agrees", True)
