@@ -202,11 +202,12 @@ def dask_setup(worker) -> None:
 
 
 # --- the cluster -------------------------------------------------------------------------
-def _start_local_cluster(cfg, security, attempts: int = START_ATTEMPTS):
+def start_local_cluster(n_workers: int | None, security, dashboard_address=None,
+                        attempts: int = START_ATTEMPTS):
     """A LocalCluster on the loopback interface, TLS only; started again if a worker process
     dies before the cluster is up ("Nanny failed to start"), one clear error after `attempts`."""
     from distributed import LocalCluster
-    n = int(cfg.n_workers or default_workers())
+    n = int(n_workers or default_workers())
     problem = None
     for attempt in range(attempts):
         if attempt:
@@ -214,7 +215,7 @@ def _start_local_cluster(cfg, security, attempts: int = START_ATTEMPTS):
         try:
             return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK,
                                 protocol="tls://", security=security, preload=["pipeline.cluster"],
-                                dashboard_address=dashboard_bind(cfg.dashboard_address),
+                                dashboard_address=dashboard_bind(dashboard_address),
                                 silence_logs=logging.ERROR)
         except Exception as exc:  # noqa: BLE001 - whatever stopped it, the next attempt may start
             if _STOP["pending"] is not None:  # a Ctrl-C may have ended the workers: no retry
@@ -244,7 +245,7 @@ def open_cluster(cfg):
 def _open_local(cfg, stack):
     from distributed import Client
     with stops_deferred():  # a stop while the cluster starts takes effect once it can be closed
-        cluster = _start_local_cluster(cfg, temporary_security())
+        cluster = start_local_cluster(cfg.n_workers, temporary_security(), cfg.dashboard_address)
         stack.callback(_quietly, cluster.close)
     client = Client(cluster, security=cluster.security)
     stack.callback(_quietly, client.close)

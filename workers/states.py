@@ -273,19 +273,15 @@ def collect(decks: list[dict], games: int, out: str | Path, *, seed: int = 0, wo
 
 
 def _collect_dask(tasks, todo, names, workers: int, progress: Progress) -> None:
-    import logging
-
     import dask
-    from distributed import Client, LocalCluster, as_completed
-    from distributed.security import Security
+    from distributed import Client, as_completed
+
+    from pipeline.cluster import start_local_cluster, temporary_security
     dask.config.set({"distributed.scheduler.allowed-failures": 3})
-    # As the pipeline's local cluster: loopback only, TLS with credentials made for this run, so
+    # The pipeline's local cluster: loopback only, TLS with credentials made for this run, so
     # no other user of a shared node can reach the scheduler.
-    security = Security.temporary()
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      protocol="tls://", security=security, dashboard_address="127.0.0.1:0",
-                      silence_logs=logging.ERROR) as cluster, \
-            Client(cluster, security=security) as client:
+    security = temporary_security()
+    with start_local_cluster(workers, security) as cluster, Client(cluster, security=security) as client:
         futures = {client.submit(run_task, tasks[i], pure=False): i for i in todo}
         for future in as_completed(list(futures)):
             i = futures[future]
