@@ -97,7 +97,8 @@ def _transfer_cli(path: Path, workers: int | None) -> dict:
     from .deck_space import DeckSpace
     from .evaluation import EvaluationClient
     cfg = OmegaConf.create(ckpt.load(path).config_yaml)
-    space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides, cfg.deck_space.deck_size)
+    space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
+                                     cfg.deck_space.deck_size, cfg.deck_space.get("hero_class", "ROGUE"))
     cluster_cfg = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers})
     with open_cluster(cluster_cfg) as client:
         evaluator = EvaluationClient(

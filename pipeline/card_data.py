@@ -13,10 +13,6 @@ from typing import Iterable
 
 from workers.engine.carddb import read_checked_cache, warn_rebuilt, write_checked_cache
 
-# Valeera Sanguinar, the Rogue hero of the Basic set: deck codes need a hero.
-ROGUE_HERO_DBF_ID = 930
-
-
 def _cache_dir() -> Path:
     """The engine's cache folder (workers/engine/carddb.py), so one setting moves both."""
     return Path(os.environ.get("DSAME_CACHE_DIR") or Path.home() / ".cache" / "dsame")

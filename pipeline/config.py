@@ -83,6 +83,7 @@ class ClusterCfg:
 
 @dataclass
 class DeckSpaceCfg:
+    hero_class: str = "ROGUE"  # the class whose decks are searched (pipeline/class_pools.py)
     pool: Optional[str] = None
     use_stat_overrides: bool = False
     deck_size: int = 30
@@ -140,6 +141,8 @@ CHOICES = {
     "engine.name": ("builtin", "sabberstone"),
     "cluster.kind": ("local", "slurm", "address"),
     "strategy.evaluated": ("nn", "aggro", "control"),
+    "deck_space.hero_class": ("DRUID", "HUNTER", "MAGE", "PALADIN", "PRIEST", "ROGUE", "SHAMAN",
+                              "WARLOCK", "WARRIOR"),
 }
 
 

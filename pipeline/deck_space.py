@@ -1,4 +1,4 @@
-"""The Rogue deck space: the card pool, the bag-of-cards encoding, random decks and mutation.
+"""A class's deck space (the paper's Rogue one by default): the card pool, the bag-of-cards encoding, random decks and mutation.
 
 A deck is held as a vector of copy counts over the pool in its `index` order (the surrogate's
 input), so batches of decks are (n, pool size) integer arrays and ribs archives can store them.
@@ -12,7 +12,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .card_data import ROGUE_HERO_DBF_ID, card_facts
+from .card_data import card_facts
+from .class_pools import check_class, class_pool, hero_dbf_id
 from .errors import DeckError
 
 BUILTIN_POOL = Path(__file__).with_name("data") / "rogue_pool.json"
@@ -32,8 +33,9 @@ class Card:
 
 class DeckSpace:
     def __init__(self, cards: Sequence[Card], deck_size: int = 30,
-                 stat_overrides: dict[str, dict] | None = None):
+                 stat_overrides: dict[str, dict] | None = None, hero_class: str = "ROGUE"):
         self.cards = list(cards)
+        self.hero_class = hero_class
         self.deck_size = deck_size
         self.stat_overrides = stat_overrides  # handed to the engine as is; None = card data
         self.size = len(self.cards)
@@ -50,10 +52,18 @@ class DeckSpace:
 
     @classmethod
     def from_pool_file(cls, path: str | Path | None = None, use_stat_overrides: bool = False,
-                       deck_size: int = 30) -> "DeckSpace":
-        path = Path(path) if path else BUILTIN_POOL
-        pool = _read_json(path, "card pool")
-        entries = _pool_entries(path, pool)
+                       deck_size: int = 30, hero_class: str = "ROGUE") -> "DeckSpace":
+        """The pool file at `path`; without one, the class's built-in pool (the paper's file
+        for ROGUE, the same rule applied to the card data for the others)."""
+        check_class(hero_class)
+        if path:
+            path = Path(path)
+            pool = _read_json(path, "card pool")
+        elif hero_class == "ROGUE":
+            path, pool = BUILTIN_POOL, _read_json(BUILTIN_POOL, "card pool")
+        else:
+            path, pool = f"(built-in {hero_class} pool)", class_pool(hero_class)
+        entries = _pool_entries(path, pool, hero_class)
         overrides = _stat_overrides(path, pool.get("stat_overrides")) if use_stat_overrides else None
         facts = card_facts(c["id"] for c in entries)
         cards = []
@@ -64,7 +74,7 @@ class DeckSpace:
             cards.append(Card(index=c["index"], id=c["id"], name=c["name"], type=c["type"],
                               rarity=c["rarity"], limit=1 if c["rarity"] == "legendary" else 2,
                               cost=cost, dbf_id=facts[c["id"]]["dbf_id"]))
-        return cls(cards, deck_size=deck_size, stat_overrides=overrides)
+        return cls(cards, deck_size=deck_size, stat_overrides=overrides, hero_class=hero_class)
 
     # --- encoding -------------------------------------------------------------------------
     def encode(self, cards: Sequence[str]) -> np.ndarray:
@@ -148,11 +158,12 @@ class DeckSpace:
         return deck_statistics([int(self.costs[i]) for i in idx], [self.cards[i].type for i in idx])
 
     def deck_code(self, deck: np.ndarray) -> str:
-        """A Hearthstone deck code (Wild format, Rogue hero) a player can paste into the game."""
+        """A Hearthstone deck code (Wild format, the class's Basic hero) a player can paste into
+        the game."""
         from hearthstone import deckstrings
         from hearthstone.enums import FormatType
         cards = [(self.cards[i].dbf_id, int(deck[i])) for i in np.flatnonzero(deck)]
-        return deckstrings.write_deckstring(cards, [ROGUE_HERO_DBF_ID], FormatType.FT_WILD)
+        return deckstrings.write_deckstring(cards, [hero_dbf_id(self.hero_class)], FormatType.FT_WILD)
 
     def from_deck_code(self, code: str) -> np.ndarray:
         from hearthstone import deckstrings
@@ -227,8 +238,9 @@ def _json_cards(path: Path, text: str) -> list[str]:
         raise DeckError(str(exc)) from None
 
 
-def _pool_entries(path: Path, pool) -> list[dict]:
-    """The pool's cards sorted by index, each checked: fields, types, known playable ids."""
+def _pool_entries(path: Path, pool, hero_class: str = "ROGUE") -> list[dict]:
+    """The pool's cards sorted by index, each checked: fields, types, known ids the class can
+    play."""
     from workers.evaluate import card_library
     cards = pool.get("cards") if isinstance(pool, dict) else None
     if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_POOL_CARDS:
@@ -243,6 +255,9 @@ def _pool_entries(path: Path, pool) -> list[dict]:
             raise DeckError(f"card pool {path}: {c['id']} has rarity {c['rarity']!r}, not one of {', '.join(RARITIES)}")
         if c["id"] not in library or not library[c["id"]].collectible:
             raise DeckError(f"card pool {path}: unknown card id {c['id']!r}")
+        if library[c["id"]].card_class not in (hero_class, "NEUTRAL"):
+            raise DeckError(f"card pool {path}: {c['name']} ({c['id']}) is a "
+                            f"{library[c['id']].card_class} card, not playable by {hero_class}")
     entries = sorted(cards, key=lambda c: c["index"])
     if [c["index"] for c in entries] != list(range(len(entries))):
         raise DeckError(f"card pool {path}: indices must be 0..{len(entries) - 1} without gaps")

@@ -25,7 +25,7 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     engine_options(cfg)  # a missing or broken engine fails here, before anything is written
     from .deck_space import DeckSpace
     space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
-                                     cfg.deck_space.deck_size)
+                                     cfg.deck_space.deck_size, cfg.deck_space.hero_class)
     if cfg.deck_file:
         return evaluate_deck_file(cfg, space, client)
     from . import run_dir as rd

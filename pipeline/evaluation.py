@@ -61,7 +61,7 @@ class EvaluationClient:
         self.options = {"player": player, "strategy": strategy, "beam_depth": beam_depth,
                         "beam_width": beam_width, "hide_deck_order": bool(hide_deck_order),
                         "opponents_path": opponents_path,
-                        "stat_overrides": space.stat_overrides,
+                        "stat_overrides": space.stat_overrides, "hero_class": space.hero_class,
                         "engine": engine, "engine_options": engine_options or {}}
         self._engine = evaluate
         self._check_pool_playable()

@@ -135,6 +135,7 @@ SPECIAL = {  # keys whose bad values are not just numbers out of range
     "engine.path": ["''"],
     "deck_file": ["''"],
     "deck_space.pool": ["''"],
+    "deck_space.hero_class": ["mage", "JEDI", "''", "null", "5"],
     "opponents.path": ["''"],
     "algorithm.offline.path": ["''"],
 }

@@ -34,6 +34,7 @@ def play_chunk(deck: Sequence[str], game_indices: Sequence[int], seed: int, opti
         opponents=opp, stat_overrides=options.get("stat_overrides"),
         beam_depth=options["beam_depth"], beam_width=options["beam_width"],
         hide_deck_order=options.get("hide_deck_order", False),
+        hero_class=options.get("hero_class", "ROGUE"),
         **options.get("engine_options", {}))
     return records, time.perf_counter() - start
 

@@ -22,6 +22,7 @@ from ..errors import CardDataError
 # hearthstone.enums.CardSet values of Basic, Classic and the Hall of Fame (Classic cards
 # retired there before December 2019, e.g. Doomguard).
 CORE_SET, EXPERT1_SET, HALL_OF_FAME_SET = 2, 3, 4
+SET_NAMES = {CORE_SET: "CORE", EXPERT1_SET: "EXPERT1", HALL_OF_FAME_SET: "HOF"}
 
 CARD_TYPES = {3: "HERO", 4: "MINION", 5: "SPELL", 7: "WEAPON", 10: "HERO_POWER", 6: "ENCHANTMENT"}
 RARITIES = {0: "INVALID", 1: "COMMON", 2: "FREE", 3: "RARE", 4: "EPIC", 5: "LEGENDARY"}
@@ -58,6 +59,7 @@ class CardData:
     keywords: frozenset[str]
     collectible: bool
     text: str
+    card_set: str  # CORE (Basic), EXPERT1 (Classic) or HOF (retired to the Hall of Fame)
 
 
 def data_version() -> str:
@@ -69,7 +71,7 @@ def data_version() -> str:
 
 def cache_path() -> Path:
     root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
-    return root / f"cards-{data_version()}-v4.json"
+    return root / f"cards-{data_version()}-v5.json"
 
 
 def _parse_package() -> list[dict]:
@@ -94,6 +96,7 @@ def _parse_package() -> list[dict]:
             "spell_damage": tags.get(SPELLPOWER_TAG, 0),
             "keywords": sorted(name for tag, name in KEYWORD_TAGS.items() if tags.get(tag)),
             "collectible": bool(card.collectible), "text": card.description or "",
+            "card_set": SET_NAMES[int(card.card_set)],
         })
     return rows
 
