@@ -1,7 +1,8 @@
 """Small set-ups for card and rule tests: a game with chosen hands, boards and mana."""
 from __future__ import annotations
 
-from functools import lru_cache
+from contextlib import contextmanager
+from functools import lru_cache, wraps
 
 from workers.engine.actions import ATTACK, END, HERO_POWER, PLAY, Action
 from workers.engine.carddb import load_cards
@@ -77,8 +78,73 @@ def minion(g: GameState, side: int, card_id: str):
 
 
 def covers(*card_ids: str):
-    """Mark a test as the text test of these cards (read by `python -m workers.engine coverage`)."""
+    """Mark a test as the text test of these cards (read by `python -m workers.engine coverage`).
+    The mark is checked: the test fails unless each card enters play in it."""
     def mark(fn):
-        fn.covers = card_ids
-        return fn
+        @wraps(fn)
+        def checked(*args, **kwargs):
+            with cards_entering_play() as seen:
+                result = fn(*args, **kwargs)
+            # A parametrized test covers, in each case, the card named by its parameters.
+            named = [c for c in card_ids if c in kwargs.values()]
+            missing = [c for c in named or card_ids if c not in seen]
+            assert not missing, f"{fn.__name__} is marked @covers{missing} but never puts them into play"
+            return result
+        checked.covers = card_ids
+        return checked
     return mark
+
+
+def _current_hand_card(g, hand_index, *_, **__):
+    return g.players[g.current].hand[hand_index].cdef
+
+
+def _equipped(g, owner, weapon, *_, **__):
+    return weapon if isinstance(weapon, str) else weapon.cdef
+
+
+# GameState methods through which a card enters play, and the card each call brings in (read
+# before the call, as playing a card takes it out of the hand).
+_ENTRY_POINTS = {
+    "play_card": _current_hand_card,
+    "summon": lambda g, owner, cdef, *_, **__: cdef,
+    "equip": _equipped,
+    "transform": lambda g, minion, card_id, *_, **__: card_id,
+    "use_hero_power": lambda g, *_, **__: g.players[g.current].hero.power,
+}
+
+
+@contextmanager
+def cards_entering_play():
+    """The ids of the cards that enter play while the block runs: played from a hand, summoned
+    (a scenario's board included), equipped, transformed into, used as a hero power, or a hero
+    of a game that starts a turn."""
+    seen: set[str] = set()
+
+    def record(card) -> None:
+        seen.add(card if isinstance(card, str) else card.id)
+
+    def watching(name, which):
+        original = getattr(GameState, name)
+
+        def watched(g, *args, **kwargs):
+            record(which(g, *args, **kwargs))
+            return original(g, *args, **kwargs)
+        return original, watched
+
+    originals = {}
+    try:
+        for name, which in _ENTRY_POINTS.items():
+            originals[name], watched = watching(name, which)
+            setattr(GameState, name, watched)
+        start_turn = originals["start_turn"] = GameState.start_turn
+
+        def watched_start(g, *args, **kwargs):
+            for p in g.players:
+                record(p.hero.cdef)
+            return start_turn(g, *args, **kwargs)
+        GameState.start_turn = watched_start
+        yield seen
+    finally:
+        for name, original in originals.items():
+            setattr(GameState, name, original)

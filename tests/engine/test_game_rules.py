@@ -3,8 +3,8 @@ import pytest
 
 from workers.engine.actions import ATTACK, Action
 from workers.errors import IllegalActionError
-from .scenario import FILLER, attack, end_turn, hero_power, library, make_game, minion, play
-from workers.engine.game import new_game
+from .scenario import FILLER, attack, covers, end_turn, hero_power, library, make_game, minion, play
+from workers.engine.game import HEROES, new_game
 
 
 def test_new_game_deals_opening_hands_and_the_coin():
@@ -142,3 +142,14 @@ def test_deathrattles_resolve_in_play_order():
         g.destroy(m)
     g.resolve()
     assert g.players[1].hero.health == 26
+
+
+
+@covers("HERO_03", "HERO_04", "HERO_05", "HERO_07")
+@pytest.mark.parametrize("hero_card", ["HERO_03", "HERO_04", "HERO_05", "HERO_07"])
+def test_each_class_plays_its_hero_with_30_health_and_its_basic_hero_power(hero_card):
+    hero_class = next(cls for cls, (hero, _) in HEROES.items() if hero == hero_card)
+    g = make_game(classes=(hero_class, "ROGUE"))
+    hero = g.players[0].hero
+    assert hero.cdef.id == hero_card and hero.cdef.card_class == hero_class and hero.health == 30
+    assert hero.power.id == HEROES[hero_class][1] and hero.power.cost == 2

@@ -76,6 +76,25 @@ SCRIPTS: dict[str, Script] = {}
 HEARD_EVENTS: set[str] = set()
 
 
+# Every pool a random effect draws cards from, by name: fn(library) -> the card ids it may
+# create (a sequence, or a dict of sequences when the effect picks one by an argument). The
+# coverage report lists them all, so no random effect can create a card without a script.
+RANDOM_POOLS: dict[str, Callable] = {}
+_POOL_CACHE: dict = {}  # (pool name, id(library)) -> (library, pool)
+
+
+def random_pool(fn: Callable) -> Callable:
+    """Register a random effect's pool; the returned function computes it once per library."""
+    RANDOM_POOLS[fn.__name__] = fn
+
+    def pool(library):
+        entry = _POOL_CACHE.get((fn.__name__, id(library)))
+        if entry is None or entry[0] is not library:
+            entry = _POOL_CACHE[fn.__name__, id(library)] = (library, fn(library))
+        return entry[1]
+    return pool
+
+
 def _note_heard_events() -> None:
     for script in SCRIPTS.values():
         HEARD_EVENTS.update(script.triggers)

@@ -250,7 +250,7 @@ def test_siphon_soul_destroys_a_minion_and_heals_three():
 
 
 # ---------------------------------------------------------------- Paladin
-@covers("EX1_383")
+@covers("EX1_383", "EX1_383t")
 def test_tirion_has_shield_and_taunt_and_leaves_an_ashbringer():
     g = make_game(board=[YETI], enemy_board=["EX1_383"], classes=("ROGUE", "PALADIN"))
     tirion = minion(g, 1, "EX1_383")

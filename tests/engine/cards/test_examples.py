@@ -67,8 +67,10 @@ def test_amani_berserker_enrage():
 
 @covers("EX1_586")
 def test_sea_giant_costs_less_per_minion():
-    g = make_game(hand=["EX1_586"], board=["CS2_120"] * 2, enemy_board=["CS2_120"] * 3)
+    g = make_game(hand=["EX1_586"], board=["CS2_120"] * 2, enemy_board=["CS2_120"] * 3, mana=5)
     assert g.cost_of(0, g.player.hand[0]) == 5
+    play(g, "EX1_586")
+    assert g.player.mana == 0 and minion(g, 0, "EX1_586").atk == 8
 
 
 @covers("EX1_554", "EX1_554t")

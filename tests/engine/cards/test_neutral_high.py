@@ -458,6 +458,8 @@ def test_sea_giant_costs_one_less_per_other_minion():
     assert g.cost_of(0, card) == 10
     g = make_game(hand=["EX1_586"], board=[WISP] * 2, enemy_board=[WISP] * 3)
     assert g.cost_of(0, g.player.hand[0]) == 5
+    play(g, "EX1_586")
+    assert g.player.mana == 5  # paid the reduced cost
     g = make_game(hand=["EX1_586"], board=[WISP] * 7, enemy_board=[WISP] * 5, mana=0)
     assert g.cost_of(0, g.player.hand[0]) == 0  # never below (0)
     with pytest.raises(IllegalActionError):

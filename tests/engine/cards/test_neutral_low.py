@@ -262,7 +262,7 @@ def test_silenced_loot_hoarder_draws_nothing():
     assert len(g.players[0].hand) == hand
 
 
-@covers("EX1_506")
+@covers("EX1_506", "EX1_506a")
 def test_murloc_tidehunter_summons_a_scout_to_its_right():
     g = make_game(hand=["EX1_506"], board=["EX1_162", CROC, RAPTOR])  # the Wolf: positions matter
     play(g, "EX1_506", position=2)

@@ -120,7 +120,7 @@ def test_ogre_magi_adds_spell_damage():
     assert g.spell_power(0) == 0
 
 
-@covers("NEW1_026")
+@covers("NEW1_026", "NEW1_026t")
 def test_violet_teacher_summons_apprentice_on_own_spells_only():
     g = make_game(hand=["GAME_005", "CS2_072"], board=["NEW1_026", "CS2_120"],
                   enemy_hand=["GAME_005"], enemy_board=["CS2_182", "NEW1_026"])
@@ -182,6 +182,9 @@ def test_ancient_mage_makes_position_a_choice():
     g = make_game(hand=["EX1_584"], board=["CS2_120"])
     plays = [a for a in g.legal_actions() if a.kind == PLAY and a.index == 0]
     assert {a.position for a in plays} >= {0, 1}
+    play(g, "EX1_584", position=0)
+    assert [m.cdef.id for m in g.player.board] == ["EX1_584", "CS2_120"]
+    assert minion(g, 0, "CS2_120").spell_damage == 1  # the neighbour on its right
 
 
 @covers("EX1_043")
@@ -194,7 +197,7 @@ def test_twilight_drake_gains_health_per_card_in_hand():
     assert drake.health == 1
 
 
-@covers("EX1_025")
+@covers("EX1_025", "EX1_025t")
 def test_dragonling_mechanic_summons_a_dragonling_to_its_right():
     g = make_game(hand=["EX1_025"], board=["CS2_120"])
     play_at(g, "EX1_025", 0)
@@ -343,7 +346,7 @@ def test_big_game_hunter_destroys_only_7_attack_minions():
     assert board_ids(g, 1) == ["CS2_120"] and len(g.players[0].board) == 2
 
 
-@covers("CS2_151")
+@covers("CS2_151", "CS2_152")
 def test_silver_hand_knight_summons_a_squire():
     g = make_game(hand=["CS2_151"], board=["CS2_120"])
     play_at(g, "CS2_151", 0)

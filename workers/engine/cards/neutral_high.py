@@ -1,6 +1,7 @@
 """Neutral minions of cost 5 and more, and the Rogue's pool of class cards."""
 from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, HERO, MINION, aura, battlecry,
-                        combo, cost_aura, deathrattle, define, spell, trigger, weapon)
+                        combo, cost_aura, deathrattle, define, random_pool, spell, trigger,
+                        weapon)
 from ..state import MAX_BOARD
 
 # Keyword-only cards and the tokens the cards below create.
@@ -145,29 +146,21 @@ def sinister_strike(g, owner, card, target):
     g.spell_damage(owner, g.players[1 - owner].hero, 3)
 
 
-_PILFER_POOLS: dict = {}  # id(library) -> (library, {class: sorted card ids of that class})
-
-
-def pilfer_pool(g, hero_class: str) -> list[str]:
-    """The implemented collectible cards of `hero_class` (SabberStone draws from all of
-    Standard; the engine only from what it can play)."""
-    cached = _PILFER_POOLS.get(id(g.library))
-    if cached is None or cached[0] is not g.library:
-        cached = (g.library, {})
-        _PILFER_POOLS[id(g.library)] = cached
-    pools = cached[1]
-    if hero_class not in pools:
-        pools[hero_class] = sorted(
-            c.id for c in g.library.values()
-            if c.collectible and c.implemented and c.type in ("MINION", "SPELL", "WEAPON")
-            and c.card_class == hero_class)
-    return pools[hero_class]
+@random_pool
+def class_cards(library) -> dict[str, list[str]]:
+    """Per class, its implemented collectible cards (Pilfer's pool: SabberStone draws from all
+    of Standard; the engine only from what it can play)."""
+    pools: dict[str, list[str]] = {}
+    for c in sorted(library.values(), key=lambda c: c.id):
+        if c.collectible and c.implemented and c.type in ("MINION", "SPELL", "WEAPON"):
+            pools.setdefault(c.card_class, []).append(c.id)
+    return pools
 
 
 @spell("EX1_182")  # Pilfer
 def pilfer(g, owner, card, target):
     """Add a random card from your opponent's class to your hand."""
-    card_id = g.choice(pilfer_pool(g, g.players[1 - owner].hero.cdef.card_class))
+    card_id = g.choice(class_cards(g.library).get(g.players[1 - owner].hero.cdef.card_class, ()))
     if card_id is not None:
         g.give(owner, card_id)
 

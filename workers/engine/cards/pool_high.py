@@ -1,6 +1,6 @@
 """Neutral minions of 5+ mana from the deck-search pool, with their tokens and Ysera's Dream cards."""
-from ..cardspec import (CHARACTER, MINION, battlecry, cost, deathrattle, define, spell,
-                        trigger)
+from ..cardspec import (CHARACTER, MINION, battlecry, cost, deathrattle, define, random_pool,
+                        spell, trigger)
 
 # Keywords only (or no text): Windfury Harpy, Archmage, Boulderfist Ogre, War Golem, Core Hound,
 # Malygos, Gnoll, Baine Bloodhoof, Laughing Sister, Emerald Drake.
@@ -57,22 +57,17 @@ def whitemane(g, owner, me, target):
             break
 
 
-_BEASTS = {}  # id(library) -> (library, collectible Beast ids)
-
-
-def _beast_pool(g):
-    entry = _BEASTS.get(id(g.library))
-    if entry is None or entry[0] is not g.library:
-        # Only implemented cards, so a summoned Beast never lacks its text.
-        pool = tuple(sorted(c.id for c in g.library.values() if c.is_minion and c.collectible
-                            and c.race == "BEAST" and c.implemented))
-        entry = _BEASTS[id(g.library)] = (g.library, pool)
-    return entry[1]
+@random_pool
+def beasts(library) -> tuple:
+    """The collectible Beasts, in a fixed order; only implemented ones, so a summoned Beast
+    never lacks its text."""
+    return tuple(sorted(c.id for c in library.values() if c.is_minion and c.collectible
+                        and c.race == "BEAST" and c.implemented))
 
 
 @battlecry("EX1_188")  # Barrens Stablehand
 def barrens_stablehand(g, owner, me, target):
-    beast = g.choice(_beast_pool(g))
+    beast = g.choice(beasts(g.library))
     if beast is not None:
         g.summon(owner, beast)  # at the right end, as SabberStone summons it
 

@@ -1,6 +1,6 @@
 """Low-cost neutral minions of the deck-search pool (1 to 3 mana)."""
 from ..cardspec import (CHARACTER, MINION, aura, battlecry, cost_aura, deathrattle, define,
-                        enrage, trigger)
+                        enrage, random_pool, trigger)
 from ..entities import Card
 
 # Keywords only (Taunt, Divine Shield, Windfury, Charge, Can't attack, Poisonous, Stealth, none).
@@ -113,19 +113,13 @@ def tauren_warrior(g, owner, me):
     me.aura_atk += 3
 
 
-_LEGENDS: dict = {}  # id(library) -> (library, sorted ids); the library is kept so ids stay unique
-
-
+@random_pool
 def legendary_minions(library) -> list[str]:
     """The implemented collectible Legendary minions, in a fixed order (SabberStone draws from
     all of Standard; the engine only from what it can play)."""
-    entry = _LEGENDS.get(id(library))
-    if entry is None or entry[0] is not library:
-        ids = sorted(c.id for c in library.values()
-                     if c.collectible and c.implemented and c.rarity == "LEGENDARY"
-                     and c.type == "MINION")
-        entry = _LEGENDS[id(library)] = (library, ids)
-    return entry[1]
+    return sorted(c.id for c in library.values()
+                  if c.collectible and c.implemented and c.rarity == "LEGENDARY"
+                  and c.type == "MINION")
 
 
 @battlecry("EX1_189")  # Brightwing
