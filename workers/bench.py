@@ -27,7 +27,8 @@ from .evaluate import (card_library, default_opponents, evaluate_deck, miracle_r
                        warm_up)
 from .inputs import ArgumentParser, int_in
 from .players import RandomPlayer
-from .soak import pool_cards, random_pool_deck
+from .class_pools import pool_ids
+from .soak import random_pool_deck
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,7 +48,7 @@ def random_games_per_s(games: int) -> float:
 
 
 def random_pool_games_per_s(games: int) -> float:
-    library, pool = card_library(), pool_cards()
+    library, pool = card_library(), pool_ids("ROGUE")
     decks = [(random_pool_deck(derive(5, i, 1), pool), random_pool_deck(derive(5, i, 2), pool))
              for i in range(games)]
     start = time.perf_counter()

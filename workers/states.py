@@ -103,7 +103,8 @@ class StateRecorder:
 def parse_decks(specs, seed: int) -> list[dict]:
     """[{name, cards}] from deck specs: 'miracle', 'pool:K' or deck JSON files."""
     from .evaluate import load_deck_file, miracle_rogue, validate_deck
-    from .soak import pool_cards, random_pool_deck
+    from .class_pools import pool_ids
+    from .soak import random_pool_deck
     decks, pool_index = [], 0
     for spec in specs:
         if spec == "miracle":
@@ -113,7 +114,7 @@ def parse_decks(specs, seed: int) -> list[dict]:
                 count = int(spec[5:])
             except ValueError:
                 raise SystemExit(f"deck spec {spec!r}: pool:K needs a whole number K") from None
-            pool = pool_cards()
+            pool = pool_ids("ROGUE")
             for _ in range(count):
                 cards = random_pool_deck(derive(seed, 0xDEC0, pool_index), list(pool))
                 decks.append({"name": f"pool deck {pool_index}", "cards": cards})
