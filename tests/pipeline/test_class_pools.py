@@ -59,3 +59,19 @@ def test_the_config_refuses_an_unknown_class():
     from .helpers import compose
     with pytest.raises(ConfigError, match="deck_space.hero_class"):
         validate(compose("deck_space.hero_class=mage"))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 15 in progress: the Mage cards are being implemented")
+def test_a_mage_dsa_me_smoke_run_finishes_with_mage_decks(tmp_path):
+    from .helpers import final_state, run_pipeline
+    run_dir = tmp_path / "mage"
+    run_pipeline("deck_space.hero_class=MAGE", run_dir=run_dir)
+    state = final_state(run_dir)
+    decks = state["evaluations"]["decks"]
+    space = DeckSpace.from_pool_file(hero_class="MAGE")
+    assert decks.shape == (60, space.size) and (decks.sum(axis=1) == 30).all()
+    cards = load_cards()
+    played = {space.ids[i] for i in np.flatnonzero(decks.sum(axis=0))}
+    assert any(cards[i].card_class == "MAGE" for i in played)
+    best = json.loads((run_dir / "best_decks.json").read_text())
+    assert best[0]["deck_code"].startswith("AAE") and (run_dir / "archive_heatmap.png").exists()
