@@ -19,6 +19,7 @@ from .rng import GOLDEN, MASK64, mix
 from ..errors import IllegalActionError
 
 MAX_HAND, MAX_BOARD, MAX_MANA, MAX_SECRETS = 10, 7, 10, 5
+GOREHOWL = "EX1_411"  # the one weapon whose attacks on minions cost Attack, not Durability
 TURN_LIMIT = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
 NO_TARGET = -1
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
@@ -29,7 +30,10 @@ _uid = attrgetter("uid")
 
 class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
-                 "random_events", "library", "auras_live")
+                 "random_events", "library", "auras_live",
+                 # (Mage, Warrior, Priest) effects of a player rather than of a minion:
+                 "player_auras",  # None, or {(player, key): count} from minions' auras (Velen)
+                 "turn_marks")  # ((player, kind, value), ...): effects until end of turn
 
     # ------------------------------------------------------------------ copying and identity
     def copy(self) -> "GameState":
@@ -45,6 +49,8 @@ class GameState:
         new.random_events = self.random_events
         new.library = self.library
         new.auras_live = self.auras_live  # some aura field may be non-zero (see refresh_auras)
+        new.player_auras = self.player_auras  # never mutated once built (see _apply_auras)
+        new.turn_marks = self.turn_marks  # a tuple
         return new
 
     def state_hash(self) -> int:
@@ -53,7 +59,7 @@ class GameState:
         two identical cards can leave different hands, and each minion's order of play, so
         the same minions played in another order make another state. One flat tuple, the same
         fields for each player (every state the beam search reaches is hashed)."""
-        parts = [self.current, self.done, self.winner]
+        parts = [self.current, self.done, self.winner, self.turn_marks]
         for p in self.players:
             h = p.hero
             w = p.weapon
@@ -252,7 +258,11 @@ class GameState:
             attackers.append(hero.uid)
         if attackers:
             defenders = [d.uid for d in self.defenders(1 - pi)]
+            barred = self.marked(pi, "no_hero_attack") if self.turn_marks else ()  # Charge (spell)
             for a in attackers:
+                if barred and a in barred:
+                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != self.players[1 - pi].hero.uid)
+                    continue
                 for d in defenders:
                     moves.append((ATTACK, a, d, -1))
         return moves
@@ -397,9 +407,17 @@ class GameState:
                 if self.done:
                     return
                 if minion in p.board:
+                    if self.players[1 - pi].secrets:
+                        self.fire("play_minion", minion)  # secrets only (Mirror Entity)
                     self.fire("summon", minion)
             return
         if cdef.type == "SPELL":
+            if cdef.is_secret and self.turn_marks:
+                self.unmark(pi, "free_secret")  # Kirin Tor Mage's discount is used up
+            # Counterspell (a secret on "counter") cancels the spell before anything reacts to it:
+            # SabberStone's fast trigger invalidates every other trigger of the play.
+            if self.players[1 - pi].secrets and self.fire("counter", pi, card):
+                return
             # "Whenever you cast a spell" before "whenever you play a card", then their deaths,
             # then the spell (SabberStone's order).
             ran = self.fire("cast_spell", pi, card)
@@ -407,6 +425,10 @@ class GameState:
                 self.resolve()
                 if self.done:
                     return
+            if target is not None and isinstance(target, Minion) and self.players[1 - pi].secrets:
+                box = [target]  # Spellbender (a secret on "spell_target") may put another there
+                self.fire("spell_target", pi, card, box)
+                target = box[0]
             if cdef.is_secret:
                 p.secrets.append(card)
                 self.fire("secret_played", pi, card)
@@ -456,7 +478,10 @@ class GameState:
             if counter > 0:
                 self._hit(defender, attacker, counter, counter=True)
             if p.weapon is not None:
-                p.weapon.durability -= 1
+                if p.weapon.cdef.id == GOREHOWL and isinstance(defender, Minion):
+                    p.weapon.atk -= 1  # it costs Attack instead of Durability
+                else:
+                    p.weapon.durability -= 1
         else:
             attacker.stealth = False
             self._hit(attacker, defender, attacker.atk)
@@ -481,6 +506,12 @@ class GameState:
         if amount <= 0:
             return 0
         if isinstance(target, Hero):
+            if self.turn_marks and self.marked(target.owner, "immune"):
+                return 0  # Ice Block
+            if amount >= target.health + target.armor and self.players[target.owner].secrets:
+                self.fire("fatal_damage", target)  # secrets only (Ice Block)
+                if self.turn_marks and self.marked(target.owner, "immune"):
+                    return 0
             absorbed = min(target.armor, amount)
             target.armor -= absorbed
             taken = amount - absorbed
@@ -492,7 +523,11 @@ class GameState:
                 target.divine_shield = False
                 return 0
             taken = amount
-            target.damage += amount
+            if self.turn_marks and amount >= target.health and self.marked(target.owner, "min_health"):
+                taken = target.health - 1  # Commanding Shout: not below 1 Health this turn
+                if taken <= 0:
+                    return 0
+            target.damage += taken
             if target.health <= 0:
                 target.destroyed = True  # lethal damage sticks: a later heal or buff is too late
         if taken:
@@ -500,9 +535,24 @@ class GameState:
         return taken
 
     def spell_damage(self, owner: int, target, amount: int) -> int:
-        return self.damage(None, target, amount + self.spell_power(owner))
+        amount += self.spell_power(owner)
+        if self.player_auras is not None:  # Prophet Velen doubles it, Spell Damage included
+            amount <<= self.player_auras.get((owner, "spell_double"), 0)
+        return self.damage(None, target, amount)
 
-    def heal(self, target, amount: int) -> int:
+    def spell_heal(self, owner: int, target, amount: int) -> int:
+        """Healing by a spell or a hero power (Prophet Velen doubles it, as in SabberStone)."""
+        if self.player_auras is not None:
+            amount <<= self.player_auras.get((owner, "spell_double"), 0)
+        return self.heal(target, amount, owner)
+
+    def heal(self, target, amount: int, owner: int | None = None) -> int:
+        """Restore Health; `owner`: whose card heals (default: the player to act, who owns every
+        healer of these sets when it heals), for Auchenai Soulpriest."""
+        if self.player_auras is not None and self.player_auras.get(
+                (self.current if owner is None else owner, "heal_to_damage")):
+            self.damage(None, target, amount)  # Auchenai Soulpriest: it deals damage instead
+            return 0
         if isinstance(target, Hero):
             healed = min(amount, target.max_health - target.health)
             target.health += healed
@@ -525,6 +575,8 @@ class GameState:
 
     def silence(self, minion: Minion) -> None:
         minion.silenced = True
+        if self.turn_marks:  # Shadow Madness's enchantment is gone: the minion stays
+            self.unmark(minion.owner, "borrowed", minion.uid)
         # Losing a health buff lowers max health; current health drops only to the new max.
         # (A negative bonus, e.g. a swapped Health, raises max health and leaves damage alone.)
         # SabberStone also takes away damage as large as the current health aura.
@@ -662,6 +714,33 @@ class GameState:
         p = self.players[owner]
         p.mana = min(MAX_MANA, p.mana + amount)
 
+    # ------------------------------------------------------------------ player effects
+    def add_player_aura(self, owner: int, key: str) -> None:
+        """From an aura hook: `owner` has one more `key` effect (a fresh dict each refresh)."""
+        auras = self.player_auras
+        if auras is None:
+            auras = self.player_auras = {}
+        auras[(owner, key)] = auras.get((owner, key), 0) + 1
+
+    def mark(self, owner: int, kind: str, value=None) -> None:
+        """An effect of `owner`'s until the end of the current turn."""
+        self.turn_marks += ((owner, kind, value),)
+
+    def marked(self, owner: int, kind: str) -> list:
+        return [value for who, what, value in self.turn_marks if who == owner and what == kind]
+
+    def unmark(self, owner: int, kind: str, value=None) -> None:
+        self.turn_marks = tuple(m for m in self.turn_marks
+                                if not (m[0] == owner and m[1] == kind and (value is None or m[2] == value)))
+
+    def _end_turn_marks(self) -> None:
+        marks, self.turn_marks = self.turn_marks, ()
+        for owner, kind, value in marks:
+            if kind == "borrowed":  # Shadow Madness: back to the other side, if still here
+                for m in self.players[owner].board:
+                    if m.uid == value:
+                        self.take_control(m, 1 - owner)
+
     # ------------------------------------------------------------------ triggers
     def fire(self, event: str, *args) -> bool:
         """Run every hook listening to `event`, in play order; False when none ran (so nothing
@@ -736,6 +815,7 @@ class GameState:
 
     def _apply_auras(self, sources: list) -> None:
         old_health = []
+        self.player_auras = None  # rebuilt by the auras below (add_player_aura)
         for p in self.players:
             if p.weapon is not None:
                 p.weapon.aura_atk = 0
@@ -867,6 +947,11 @@ class GameState:
             self.resolve()  # (as in attack: a no-op when no hook ran)
         if self.done:
             return
+        if self.turn_marks:  # this turn's effects end; Shadow Madness gives its minions back
+            self._end_turn_marks()
+            self.resolve()
+            if self.done:
+                return
         if p.pending_cards:  # Headcrack's combo: back in hand at the end of this turn (SabberStone)
             pending, p.pending_cards = p.pending_cards, ()
             for card_id in pending:
