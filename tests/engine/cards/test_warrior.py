@@ -83,8 +83,8 @@ def test_shield_slam_deals_my_armor_as_damage():
     play(g, "EX1_410", minion(g, 1, OGRE))
     assert minion(g, 1, OGRE).health == 2 and g.players[0].hero.armor == 5
     g = make_game(hand=["EX1_410"], board=[KOBOLD], enemy_board=[OGRE], classes=WARRIOR)
-    play(g, "EX1_410", minion(g, 1, OGRE))  # no Armor: only the Spell Damage (SabberStone)
-    assert minion(g, 1, OGRE).health == 6
+    play(g, "EX1_410", minion(g, 1, OGRE))  # no Armor: no damage, Spell Damage or not
+    assert minion(g, 1, OGRE).health == 7
 
 
 @covers("CS2_104")

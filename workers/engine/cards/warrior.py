@@ -1,6 +1,6 @@
 """Basic and Classic Warrior cards and their weapons."""
-from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, MINION, aura, battlecry, define, enrage, requires, spell,
-                        trigger)
+from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, MINION, aura, battlecry, define,
+                        enrage, requires, spell, trigger)
 from ..entities import Minion
 from .mage import enemy_minions
 
@@ -46,8 +46,9 @@ def upgrade(g, owner, card, target):
 
 @spell("EX1_410", target=MINION)  # Shield Slam
 def shield_slam(g, owner, card, target):
-    # Spell Damage applies even with no Armor (SabberStone's DamageNumberTask).
-    g.spell_damage(owner, target, g.players[owner].hero.armor)
+    armor = g.players[owner].hero.armor
+    if armor > 0:  # with no Armor, no damage, not even Spell Damage (SabberStone)
+        g.spell_damage(owner, target, armor)
 
 
 @spell("CS2_104", target=DAMAGED_MINION)  # Rampage
