@@ -20,6 +20,8 @@ from ..errors import IllegalActionError
 
 MAX_HAND, MAX_BOARD, MAX_MANA, MAX_SECRETS = 10, 7, 10, 5
 GOREHOWL = "EX1_411"  # the one weapon whose attacks on minions cost Attack, not Durability
+# Marks rebuilt from the board by minions' auras (the others last until the end of the turn).
+AURA_MARKS = ("spell_double", "heal_to_damage")  # Prophet Velen, Auchenai Soulpriest
 TURN_LIMIT = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
 NO_TARGET = -1
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
@@ -31,9 +33,7 @@ _uid = attrgetter("uid")
 class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
                  "random_events", "library", "auras_live",
-                 # (Mage, Warrior, Priest) effects of a player rather than of a minion:
-                 "player_auras",  # None, or {(player, key): count} from minions' auras (Velen)
-                 "turn_marks")  # ((player, kind, value), ...): effects until end of turn
+                 "marks")  # ((player, kind, value), ...): a player's effects (see mark)
 
     # ------------------------------------------------------------------ copying and identity
     def copy(self) -> "GameState":
@@ -49,8 +49,7 @@ class GameState:
         new.random_events = self.random_events
         new.library = self.library
         new.auras_live = self.auras_live  # some aura field may be non-zero (see refresh_auras)
-        new.player_auras = self.player_auras  # never mutated once built (see _apply_auras)
-        new.turn_marks = self.turn_marks  # a tuple
+        new.marks = self.marks  # a tuple
         return new
 
     def state_hash(self) -> int:
@@ -59,7 +58,7 @@ class GameState:
         two identical cards can leave different hands, and each minion's order of play, so
         the same minions played in another order make another state. One flat tuple, the same
         fields for each player (every state the beam search reaches is hashed)."""
-        parts = [self.current, self.done, self.winner, self.turn_marks]
+        parts = [self.current, self.done, self.winner, self.marks]
         for p in self.players:
             h = p.hero
             w = p.weapon
@@ -258,10 +257,11 @@ class GameState:
             attackers.append(hero.uid)
         if attackers:
             defenders = [d.uid for d in self.defenders(1 - pi)]
-            barred = self.marked(pi, "no_hero_attack") if self.turn_marks else ()  # Charge (spell)
+            barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
             for a in attackers:
-                if barred and a in barred:
-                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != self.players[1 - pi].hero.uid)
+                if barred and a in barred:  # this minion may attack minions only
+                    hero = self.players[1 - pi].hero.uid
+                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != hero)
                     continue
                 for d in defenders:
                     moves.append((ATTACK, a, d, -1))
@@ -408,15 +408,15 @@ class GameState:
                     return
                 if minion in p.board:
                     if self.players[1 - pi].secrets:
-                        self.fire("play_minion", minion)  # secrets only (Mirror Entity)
+                        self.fire_secrets("play_minion", minion)  # Mirror Entity
                     self.fire("summon", minion)
             return
         if cdef.type == "SPELL":
-            if cdef.is_secret and self.turn_marks:
+            if self.marks and cdef.is_secret:
                 self.unmark(pi, "free_secret")  # Kirin Tor Mage's discount is used up
             # Counterspell (a secret on "counter") cancels the spell before anything reacts to it:
             # SabberStone's fast trigger invalidates every other trigger of the play.
-            if self.players[1 - pi].secrets and self.fire("counter", pi, card):
+            if self.players[1 - pi].secrets and self.fire_secrets("counter", pi, card):
                 return
             # "Whenever you cast a spell" before "whenever you play a card", then their deaths,
             # then the spell (SabberStone's order).
@@ -425,9 +425,9 @@ class GameState:
                 self.resolve()
                 if self.done:
                     return
-            if target is not None and isinstance(target, Minion) and self.players[1 - pi].secrets:
+            if target is not None and self.players[1 - pi].secrets and isinstance(target, Minion):
                 box = [target]  # Spellbender (a secret on "spell_target") may put another there
-                self.fire("spell_target", pi, card, box)
+                self.fire_secrets("spell_target", pi, card, box)
                 target = box[0]
             if cdef.is_secret:
                 p.secrets.append(card)
@@ -506,11 +506,11 @@ class GameState:
         if amount <= 0:
             return 0
         if isinstance(target, Hero):
-            if self.turn_marks and self.marked(target.owner, "immune"):
+            if self.marks and self.marked(target.owner, "immune"):
                 return 0  # Ice Block
             if amount >= target.health + target.armor and self.players[target.owner].secrets:
-                self.fire("fatal_damage", target)  # secrets only (Ice Block)
-                if self.turn_marks and self.marked(target.owner, "immune"):
+                self.fire_secrets("fatal_damage", target)  # Ice Block
+                if self.marks and self.marked(target.owner, "immune"):
                     return 0
             absorbed = min(target.armor, amount)
             target.armor -= absorbed
@@ -523,7 +523,7 @@ class GameState:
                 target.divine_shield = False
                 return 0
             taken = amount
-            if self.turn_marks and amount >= target.health and self.marked(target.owner, "min_health"):
+            if self.marks and amount >= target.health and self.marked(target.owner, "min_health"):
                 taken = target.health - 1  # Commanding Shout: not below 1 Health this turn
                 if taken <= 0:
                     return 0
@@ -536,21 +536,20 @@ class GameState:
 
     def spell_damage(self, owner: int, target, amount: int) -> int:
         amount += self.spell_power(owner)
-        if self.player_auras is not None:  # Prophet Velen doubles it, Spell Damage included
-            amount <<= self.player_auras.get((owner, "spell_double"), 0)
+        if self.marks:  # each Prophet Velen doubles it, Spell Damage included
+            amount <<= len(self.marked(owner, "spell_double"))
         return self.damage(None, target, amount)
 
     def spell_heal(self, owner: int, target, amount: int) -> int:
         """Healing by a spell or a hero power (Prophet Velen doubles it, as in SabberStone)."""
-        if self.player_auras is not None:
-            amount <<= self.player_auras.get((owner, "spell_double"), 0)
+        if self.marks:
+            amount <<= len(self.marked(owner, "spell_double"))
         return self.heal(target, amount, owner)
 
     def heal(self, target, amount: int, owner: int | None = None) -> int:
-        """Restore Health; `owner`: whose card heals (default: the player to act, who owns every
-        healer of these sets when it heals), for Auchenai Soulpriest."""
-        if self.player_auras is not None and self.player_auras.get(
-                (self.current if owner is None else owner, "heal_to_damage")):
+        """Restore Health; `owner`: whose card heals (by default the player to act, who owns every
+        healer of these card sets when it heals), for Auchenai Soulpriest."""
+        if self.marks and self.marked(self.current if owner is None else owner, "heal_to_damage"):
             self.damage(None, target, amount)  # Auchenai Soulpriest: it deals damage instead
             return 0
         if isinstance(target, Hero):
@@ -575,7 +574,7 @@ class GameState:
 
     def silence(self, minion: Minion) -> None:
         minion.silenced = True
-        if self.turn_marks:  # Shadow Madness's enchantment is gone: the minion stays
+        if self.marks:  # Shadow Madness's enchantment is gone: the minion stays
             self.unmark(minion.owner, "borrowed", minion.uid)
         # Losing a health buff lowers max health; current health drops only to the new max.
         # (A negative bonus, e.g. a swapped Health, raises max health and leaves damage alone.)
@@ -715,26 +714,22 @@ class GameState:
         p.mana = min(MAX_MANA, p.mana + amount)
 
     # ------------------------------------------------------------------ player effects
-    def add_player_aura(self, owner: int, key: str) -> None:
-        """From an aura hook: `owner` has one more `key` effect (a fresh dict each refresh)."""
-        auras = self.player_auras
-        if auras is None:
-            auras = self.player_auras = {}
-        auras[(owner, key)] = auras.get((owner, key), 0) + 1
-
     def mark(self, owner: int, kind: str, value=None) -> None:
-        """An effect of `owner`'s until the end of the current turn."""
-        self.turn_marks += ((owner, kind, value),)
+        """An effect on `owner`: until the end of the turn (Ice Block's Immune, Kirin Tor Mage,
+        Charge, Commanding Shout, Shadow Madness), or while an aura lasts (AURA_MARKS)."""
+        self.marks += ((owner, kind, value),)
 
     def marked(self, owner: int, kind: str) -> list:
-        return [value for who, what, value in self.turn_marks if who == owner and what == kind]
+        """The values of `owner`'s `kind` marks (one per mark)."""
+        return [value for who, what, value in self.marks if who == owner and what == kind]
 
     def unmark(self, owner: int, kind: str, value=None) -> None:
-        self.turn_marks = tuple(m for m in self.turn_marks
-                                if not (m[0] == owner and m[1] == kind and (value is None or m[2] == value)))
+        self.marks = tuple(m for m in self.marks
+                           if not (m[0] == owner and m[1] == kind and (value is None or m[2] == value)))
 
     def _end_turn_marks(self) -> None:
-        marks, self.turn_marks = self.turn_marks, ()
+        marks = self.marks
+        self.marks = tuple(m for m in marks if m[1] in AURA_MARKS)
         for owner, kind, value in marks:
             if kind == "borrowed":  # Shadow Madness: back to the other side, if still here
                 for m in self.players[owner].board:
@@ -766,6 +761,21 @@ class GameState:
                         waiting.remove(card)
                         self.fire("secret_revealed", 1 - self.current, card)
         return ran
+
+    def fire_secrets(self, event: str, *args) -> bool:
+        """Only the waiting secrets' part of `fire`, for events no minion listens to (Counterspell,
+        Mirror Entity, Spellbender, Ice Block): no board scan. Whether one was revealed."""
+        owner = 1 - self.current
+        waiting = self.players[owner].secrets
+        revealed = False
+        for card in list(waiting):
+            spec = card.cdef.script.secret
+            if spec is not None and spec[0] == event and card in waiting:
+                if spec[1](self, owner, card, *args):
+                    waiting.remove(card)
+                    revealed = True
+                    self.fire("secret_revealed", owner, card)
+        return revealed
 
     def _listeners(self, event: str) -> list:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
@@ -815,7 +825,8 @@ class GameState:
 
     def _apply_auras(self, sources: list) -> None:
         old_health = []
-        self.player_auras = None  # rebuilt by the auras below (add_player_aura)
+        if self.marks:  # the auras below mark their players again (Velen, Auchenai)
+            self.marks = tuple(m for m in self.marks if m[1] not in AURA_MARKS)
         for p in self.players:
             if p.weapon is not None:
                 p.weapon.aura_atk = 0
@@ -947,7 +958,7 @@ class GameState:
             self.resolve()  # (as in attack: a no-op when no hook ran)
         if self.done:
             return
-        if self.turn_marks:  # this turn's effects end; Shadow Madness gives its minions back
+        if self.marks:  # this turn's effects end; Shadow Madness gives its minions back
             self._end_turn_marks()
             self.resolve()
             if self.done:

@@ -207,7 +207,7 @@ def spellbender(g, owner, card, player, spell_card, box):
 def _free_secret(g, owner, card):
     """A Mage secret's cost: (0) after Kirin Tor Mage this turn. (Only the Mage secrets get this
     hook; a copied Hunter or Paladin secret keeps its cost.)"""
-    return 0 if g.turn_marks and g.marked(owner, "free_secret") else card.cdef.cost
+    return 0 if g.marks and g.marked(owner, "free_secret") else card.cdef.cost
 
 
 for _secret_id in MAGE_SECRETS:

@@ -169,12 +169,12 @@ def lightspawn(g, owner, me):
 
 @aura("EX1_591")  # Auchenai Soulpriest (see GameState.heal)
 def auchenai_soulpriest(g, owner, me):
-    g.add_player_aura(owner, "heal_to_damage")
+    g.mark(owner, "heal_to_damage")
 
 
 @aura("EX1_350")  # Prophet Velen (see GameState.spell_damage and spell_heal)
 def prophet_velen(g, owner, me):
-    g.add_player_aura(owner, "spell_double")
+    g.mark(owner, "spell_double")
 
 
 @battlecry("GIL_837")  # Glitter Moth
