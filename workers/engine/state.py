@@ -724,8 +724,8 @@ class GameState:
         return [value for who, what, value in self.marks if who == owner and what == kind]
 
     def unmark(self, owner: int, kind: str, value=None) -> None:
-        self.marks = tuple(m for m in self.marks
-                           if not (m[0] == owner and m[1] == kind and (value is None or m[2] == value)))
+        self.marks = tuple(m for m in self.marks if not (
+            m[0] == owner and m[1] == kind and (value is None or m[2] == value)))
 
     def _end_turn_marks(self) -> None:
         marks = self.marks

@@ -72,7 +72,8 @@ def test_tome_of_intellect_adds_a_mage_spell():
         g = make_game(hand=["EX1_180"], seed=seed)
         play(g, "EX1_180")
         (card,) = g.players[0].hand
-        assert card.cdef.card_class == "MAGE" and card.cdef.type == "SPELL" and card.cdef.collectible
+        cdef = card.cdef
+        assert cdef.card_class == "MAGE" and cdef.type == "SPELL" and cdef.collectible
         seen.add(card.cdef.id)
     assert len(seen) > 3
 
@@ -289,7 +290,8 @@ def test_black_cat_draws_only_with_an_all_odd_deck():
 
 @covers("CS2_022", "CS2_tk1")
 def test_polymorph_turns_a_minion_into_a_sheep():
-    g = make_game(hand=["CS2_022"], enemy_board=["EX1_556"])  # Harvest Golem: its Deathrattle must not run
+    # Harvest Golem: its Deathrattle must not run
+    g = make_game(hand=["CS2_022"], enemy_board=["EX1_556"])
     play(g, "CS2_022", minion(g, 1, "EX1_556"))
     sheep = minion(g, 1, "CS2_tk1")
     assert (sheep.atk, sheep.health) == (1, 1) and board_ids(g, 1) == ["CS2_tk1"]
@@ -339,7 +341,8 @@ def test_cone_of_cold_freezes_and_hits_a_minion_and_its_neighbours():
 def test_blizzard_damages_and_freezes_enemy_minions():
     g = make_game(hand=["CS2_028"], board=[CROC], enemy_board=[YETI, RAPTOR])
     play(g, "CS2_028")
-    assert board_ids(g, 1) == [YETI] and minion(g, 1, YETI).health == 3 and minion(g, 1, YETI).frozen
+    yeti = minion(g, 1, YETI)
+    assert board_ids(g, 1) == [YETI] and yeti.health == 3 and yeti.frozen
     assert minion(g, 0, CROC).health == 3 and g.players[1].hero.health == 30
 
 
@@ -366,3 +369,12 @@ def test_pyroblast_deals_ten():
     g = make_game(hand=["EX1_279"], enemy_board=["CS2_200"])
     play(g, "EX1_279", g.players[1].hero)
     assert g.players[1].hero.health == 20
+
+
+@covers("EX1_608")
+def test_sorcerers_apprentice_discount_ends_with_its_death():
+    g = make_game(hand=["CS2_029"], board=["EX1_608"], enemy_board=[YETI])
+    fireball = g.players[0].hand[0]
+    assert g.cost_of(0, fireball) == 3
+    attack(g, minion(g, 0, "EX1_608"), minion(g, 1, YETI))
+    assert board_ids(g) == [] and g.cost_of(0, fireball) == 4

@@ -316,7 +316,8 @@ def test_holy_nova_hurts_enemies_and_heals_friends():
 
 @covers("GIL_837")
 def test_glitter_moth_doubles_my_other_minions_health_with_an_odd_deck():
-    g = make_game(hand=["GIL_837"], board=[YETI], enemy_board=[CROC], deck=["CS2_032", "CS2_171"])  # costs 7, 1
+    g = make_game(hand=["GIL_837"], board=[YETI], enemy_board=[CROC],
+                  deck=["CS2_032", "CS2_171"])  # costs 7 and 1
     play(g, "GIL_837")
     assert minion(g, 0, YETI).health == 10 and minion(g, 0, "GIL_837").health == 4
     assert minion(g, 1, CROC).health == 3
@@ -394,3 +395,29 @@ def test_mind_control_takes_an_enemy_minion_for_good():
     assert ogre.owner == 0 and can_attack(g, ogre)
     g = make_game(hand=["CS1_113"], board=[WISP] * 7, enemy_board=[OGRE])
     assert not can_play(g, "CS1_113")
+
+
+@covers("EX1_350", "EX1_591")
+def test_velen_stops_doubling_when_silenced_and_doubles_auchenai_damage():
+    g = make_game(hand=["CS1_130", "CS1_130"], board=["EX1_350", "EX1_591"], classes=PRIEST)
+    hero_power(g, g.players[1].hero)  # Lesser Heal: 2, doubled, as damage
+    assert g.players[1].hero.health == 26
+    g.silence(minion(g, 0, "EX1_350"))
+    g.resolve()
+    play(g, "CS1_130", g.players[1].hero)
+    assert g.players[1].hero.health == 24
+    g.destroy(minion(g, 0, "EX1_591"))
+    g.resolve()
+    assert g.marks == ()
+
+
+@covers("EX1_345")
+def test_mindgames_picks_among_the_enemy_deck_minions():
+    seen = set()
+    for seed in range(10):
+        g = make_game(hand=["EX1_345"], enemy_deck=[OGRE, "CS2_029", WISP, YETI], seed=seed)
+        play(g, "EX1_345")
+        (summoned,) = board_ids(g)
+        assert summoned in (OGRE, WISP, YETI)
+        seen.add(summoned)
+    assert len(seen) > 1
