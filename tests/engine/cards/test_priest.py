@@ -316,10 +316,12 @@ def test_holy_nova_hurts_enemies_and_heals_friends():
 
 @covers("GIL_837")
 def test_glitter_moth_doubles_my_other_minions_health_with_an_odd_deck():
-    g = make_game(hand=["GIL_837"], board=[YETI], enemy_board=[CROC],
+    g = make_game(hand=["GIL_837"], board=[YETI, CROC], enemy_board=[CROC],
                   deck=["CS2_032", "CS2_171"])  # costs 7 and 1
+    minion(g, 0, CROC).damage = 2
     play(g, "GIL_837")
     assert minion(g, 0, YETI).health == 10 and minion(g, 0, "GIL_837").health == 4
+    assert (minion(g, 0, CROC).health, minion(g, 0, CROC).max_health) == (4, 6)
     assert minion(g, 1, CROC).health == 3
     g = make_game(hand=["GIL_837"], board=[YETI], deck=[YETI])  # a 4-cost card
     play(g, "GIL_837")

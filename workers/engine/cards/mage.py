@@ -25,11 +25,6 @@ def enemy_minions(g, owner):
     return g.minions(1 - owner)
 
 
-def double_health(g, m):
-    """Double a minion's current Health (Divine Spirit, Glitter Moth): + its current Health."""
-    g.buff(m, health=max(0, m.health))
-
-
 def deck_all_odd(g, owner):
     """'If your deck has only odd-Cost cards' (true for an empty deck, as in SabberStone)."""
     return all(c.cdef.cost % 2 for c in g.players[owner].deck)

@@ -2,7 +2,7 @@
 from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, MINION, aura, battlecry, define,
                         hero_power, requires, spell, trigger)
 from ..entities import Minion
-from .mage import deck_all_odd, double_health, has_room
+from .mage import deck_all_odd, has_room
 
 define("HERO_09")  # Anduin Wrynn: 30 Health, no text
 define("EX1_345t")  # Shadow of Nothing, 0/1 (Mindgames found no minion)
@@ -64,9 +64,9 @@ def shadow_word_pain(g, owner, card, target):
     g.destroy(target)
 
 
-@spell("CS2_236", target=MINION)  # Divine Spirit
+@spell("CS2_236", target=MINION)  # Divine Spirit: + its current Health
 def divine_spirit(g, owner, card, target):
-    double_health(g, target)
+    g.buff(target, health=max(0, target.health))
 
 
 @spell("DS1_233")  # Mind Blast
@@ -179,10 +179,12 @@ def prophet_velen(g, owner, me):
 
 @battlecry("GIL_837")  # Glitter Moth
 def glitter_moth(g, owner, me, target):
+    # SabberStone doubles their maximum Health (before auras); damage stays (Divine Spirit
+    # doubles the current Health instead).
     if deck_all_odd(g, owner):
         for m in g.players[owner].board:
             if m is not me:
-                double_health(g, m)
+                g.buff(m, health=m.base_health + m.health_bonus)
 
 
 @battlecry("EX1_091", target=ENEMY_MINION.only(lambda g, m: m.atk <= 2))  # Cabal Shadow Priest
