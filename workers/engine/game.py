@@ -34,6 +34,7 @@ def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],
     g.done = False
     g.random_events = 0
     g.auras_live = False
+    g.marks = ()
     g.players = []
     for index, (deck, hero_class) in enumerate(zip(decks, classes)):
         hero_id, power_id = HEROES[hero_class]

@@ -19,6 +19,9 @@ from .rng import GOLDEN, MASK64, mix
 from ..errors import IllegalActionError
 
 MAX_HAND, MAX_BOARD, MAX_MANA, MAX_SECRETS = 10, 7, 10, 5
+GOREHOWL = "EX1_411"  # the one weapon whose attacks on minions cost Attack, not Durability
+# Marks rebuilt from the board by minions' auras (the others last until the end of the turn).
+AURA_MARKS = ("spell_double", "heal_to_damage")  # Prophet Velen, Auchenai Soulpriest
 TURN_LIMIT = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
 NO_TARGET = -1
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
@@ -29,7 +32,8 @@ _uid = attrgetter("uid")
 
 class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
-                 "random_events", "library", "auras_live")
+                 "random_events", "library", "auras_live",
+                 "marks")  # ((player, kind, value), ...): a player's effects (see mark)
 
     # ------------------------------------------------------------------ copying and identity
     def copy(self) -> "GameState":
@@ -45,6 +49,7 @@ class GameState:
         new.random_events = self.random_events
         new.library = self.library
         new.auras_live = self.auras_live  # some aura field may be non-zero (see refresh_auras)
+        new.marks = self.marks  # a tuple
         return new
 
     def state_hash(self) -> int:
@@ -53,7 +58,7 @@ class GameState:
         two identical cards can leave different hands, and each minion's order of play, so
         the same minions played in another order make another state. One flat tuple, the same
         fields for each player (every state the beam search reaches is hashed)."""
-        parts = [self.current, self.done, self.winner]
+        parts = [self.current, self.done, self.winner, self.marks]
         for p in self.players:
             h = p.hero
             w = p.weapon
@@ -252,7 +257,12 @@ class GameState:
             attackers.append(hero.uid)
         if attackers:
             defenders = [d.uid for d in self.defenders(1 - pi)]
+            barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
             for a in attackers:
+                if barred and a in barred:  # this minion may attack minions only
+                    hero = self.players[1 - pi].hero.uid
+                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != hero)
+                    continue
                 for d in defenders:
                     moves.append((ATTACK, a, d, -1))
         return moves
@@ -397,9 +407,17 @@ class GameState:
                 if self.done:
                     return
                 if minion in p.board:
+                    if self.players[1 - pi].secrets:
+                        self.fire_secrets("play_minion", minion)  # Mirror Entity
                     self.fire("summon", minion)
             return
         if cdef.type == "SPELL":
+            if self.marks and cdef.is_secret:
+                self.unmark(pi, "free_secret")  # Kirin Tor Mage's discount is used up
+            # Counterspell (a secret on "counter") cancels the spell before anything reacts to it:
+            # SabberStone's fast trigger invalidates every other trigger of the play.
+            if self.players[1 - pi].secrets and self.fire_secrets("counter", pi, card):
+                return
             # "Whenever you cast a spell" before "whenever you play a card", then their deaths,
             # then the spell (SabberStone's order).
             ran = self.fire("cast_spell", pi, card)
@@ -407,6 +425,10 @@ class GameState:
                 self.resolve()
                 if self.done:
                     return
+            if target is not None and self.players[1 - pi].secrets and isinstance(target, Minion):
+                box = [target]  # Spellbender (a secret on "spell_target") may put another there
+                self.fire_secrets("spell_target", pi, card, box)
+                target = box[0]
             if cdef.is_secret:
                 p.secrets.append(card)
                 self.fire("secret_played", pi, card)
@@ -456,7 +478,10 @@ class GameState:
             if counter > 0:
                 self._hit(defender, attacker, counter, counter=True)
             if p.weapon is not None:
-                p.weapon.durability -= 1
+                if p.weapon.cdef.id == GOREHOWL and isinstance(defender, Minion):
+                    p.weapon.atk -= 1  # it costs Attack instead of Durability
+                else:
+                    p.weapon.durability -= 1
         else:
             attacker.stealth = False
             self._hit(attacker, defender, attacker.atk)
@@ -481,6 +506,12 @@ class GameState:
         if amount <= 0:
             return 0
         if isinstance(target, Hero):
+            if self.marks and self.marked(target.owner, "immune"):
+                return 0  # Ice Block
+            if amount >= target.health + target.armor and self.players[target.owner].secrets:
+                self.fire_secrets("fatal_damage", target)  # Ice Block
+                if self.marks and self.marked(target.owner, "immune"):
+                    return 0
             absorbed = min(target.armor, amount)
             target.armor -= absorbed
             taken = amount - absorbed
@@ -492,7 +523,11 @@ class GameState:
                 target.divine_shield = False
                 return 0
             taken = amount
-            target.damage += amount
+            if self.marks and amount >= target.health and self.marked(target.owner, "min_health"):
+                taken = target.health - 1  # Commanding Shout: not below 1 Health this turn
+                if taken <= 0:
+                    return 0
+            target.damage += taken
             if target.health <= 0:
                 target.destroyed = True  # lethal damage sticks: a later heal or buff is too late
         if taken:
@@ -500,9 +535,23 @@ class GameState:
         return taken
 
     def spell_damage(self, owner: int, target, amount: int) -> int:
-        return self.damage(None, target, amount + self.spell_power(owner))
+        amount += self.spell_power(owner)
+        if self.marks:  # each Prophet Velen doubles it, Spell Damage included
+            amount <<= len(self.marked(owner, "spell_double"))
+        return self.damage(None, target, amount)
 
-    def heal(self, target, amount: int) -> int:
+    def spell_heal(self, owner: int, target, amount: int) -> int:
+        """Healing by a spell or a hero power (Prophet Velen doubles it, as in SabberStone)."""
+        if self.marks:
+            amount <<= len(self.marked(owner, "spell_double"))
+        return self.heal(target, amount, owner)
+
+    def heal(self, target, amount: int, owner: int | None = None) -> int:
+        """Restore Health; `owner`: whose card heals (by default the player to act, who owns every
+        healer of these card sets when it heals), for Auchenai Soulpriest."""
+        if self.marks and self.marked(self.current if owner is None else owner, "heal_to_damage"):
+            self.damage(None, target, amount)  # Auchenai Soulpriest: it deals damage instead
+            return 0
         if isinstance(target, Hero):
             healed = min(amount, target.max_health - target.health)
             target.health += healed
@@ -525,6 +574,8 @@ class GameState:
 
     def silence(self, minion: Minion) -> None:
         minion.silenced = True
+        if self.marks:  # Shadow Madness's enchantment is gone: the minion stays
+            self.unmark(minion.owner, "borrowed", minion.uid)
         # Losing a health buff lowers max health; current health drops only to the new max.
         # (A negative bonus, e.g. a swapped Health, raises max health and leaves damage alone.)
         # SabberStone also takes away damage as large as the current health aura.
@@ -662,6 +713,29 @@ class GameState:
         p = self.players[owner]
         p.mana = min(MAX_MANA, p.mana + amount)
 
+    # ------------------------------------------------------------------ player effects
+    def mark(self, owner: int, kind: str, value=None) -> None:
+        """An effect on `owner`: until the end of the turn (Ice Block's Immune, Kirin Tor Mage,
+        Charge, Commanding Shout, Shadow Madness), or while an aura lasts (AURA_MARKS)."""
+        self.marks += ((owner, kind, value),)
+
+    def marked(self, owner: int, kind: str) -> list:
+        """The values of `owner`'s `kind` marks (one per mark)."""
+        return [value for who, what, value in self.marks if who == owner and what == kind]
+
+    def unmark(self, owner: int, kind: str, value=None) -> None:
+        self.marks = tuple(m for m in self.marks if not (
+            m[0] == owner and m[1] == kind and (value is None or m[2] == value)))
+
+    def _end_turn_marks(self) -> None:
+        marks = self.marks
+        self.marks = tuple(m for m in marks if m[1] in AURA_MARKS)
+        for owner, kind, value in marks:
+            if kind == "borrowed":  # Shadow Madness: back to the other side, if still here
+                for m in self.players[owner].board:
+                    if m.uid == value:
+                        self.take_control(m, 1 - owner)
+
     # ------------------------------------------------------------------ triggers
     def fire(self, event: str, *args) -> bool:
         """Run every hook listening to `event`, in play order; False when none ran (so nothing
@@ -687,6 +761,21 @@ class GameState:
                         waiting.remove(card)
                         self.fire("secret_revealed", 1 - self.current, card)
         return ran
+
+    def fire_secrets(self, event: str, *args) -> bool:
+        """Only the waiting secrets' part of `fire`, for events no minion listens to (Counterspell,
+        Mirror Entity, Spellbender, Ice Block): no board scan. Whether one was revealed."""
+        owner = 1 - self.current
+        waiting = self.players[owner].secrets
+        revealed = False
+        for card in list(waiting):
+            spec = card.cdef.script.secret
+            if spec is not None and spec[0] == event and card in waiting:
+                if spec[1](self, owner, card, *args):
+                    waiting.remove(card)
+                    revealed = True
+                    self.fire("secret_revealed", owner, card)
+        return revealed
 
     def _listeners(self, event: str) -> list:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
@@ -736,6 +825,8 @@ class GameState:
 
     def _apply_auras(self, sources: list) -> None:
         old_health = []
+        if self.marks:  # the auras below mark their players again (Velen, Auchenai)
+            self.marks = tuple(m for m in self.marks if m[1] not in AURA_MARKS)
         for p in self.players:
             if p.weapon is not None:
                 p.weapon.aura_atk = 0
@@ -867,6 +958,11 @@ class GameState:
             self.resolve()  # (as in attack: a no-op when no hook ran)
         if self.done:
             return
+        if self.marks:  # this turn's effects end; Shadow Madness gives its minions back
+            self._end_turn_marks()
+            self.resolve()
+            if self.done:
+                return
         if p.pending_cards:  # Headcrack's combo: back in hand at the end of this turn (SabberStone)
             pending, p.pending_cards = p.pending_cards, ()
             for card_id in pending:

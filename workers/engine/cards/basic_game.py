@@ -33,3 +33,23 @@ define("CS2_101t")  # Silver Hand Recruit
 def life_tap(g, owner, hero, target):
     g.damage(None, g.players[owner].hero, 2)  # the damage first, as SabberStone
     g.draw(owner)
+
+
+# Mage, Warrior and Priest hero powers. SabberStone adds neither Spell Damage nor Prophet Velen's
+# doubling to Fireblast's damage; Velen doubles Lesser Heal (GameState.spell_heal).
+from ..cardspec import CHARACTER  # noqa: E402  (appended here to keep the file append-only)
+
+
+@hero_power("CS2_034", target=CHARACTER)
+def fireblast(g, owner, hero, target):
+    g.damage(None, target, 1)
+
+
+@hero_power("CS2_102")
+def armor_up(g, owner, hero, target):
+    g.gain_armor(owner, 2)
+
+
+@hero_power("CS1h_001", target=CHARACTER)
+def lesser_heal(g, owner, hero, target):
+    g.spell_heal(owner, target, 2)
