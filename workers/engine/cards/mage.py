@@ -1,7 +1,7 @@
 """Basic and Classic Mage cards, their secrets and tokens (and helpers the Warrior and Priest
 cards share)."""
-from ..cardspec import (CHARACTER, MINION, battlecry, cost, cost_aura, define, requires, secret,
-                        spell, trigger)
+from ..cardspec import (CHARACTER, MINION, battlecry, cost, cost_aura, define, random_pool,
+                        requires, secret, spell, trigger)
 from ..entities import Minion
 from ..state import MAX_BOARD
 from .pool_mid import _COPIED
@@ -30,18 +30,14 @@ def deck_all_odd(g, owner):
     return all(c.cdef.cost % 2 for c in g.players[owner].deck)
 
 
-_SPELL_POOLS = {}
-
-
-def class_spells(g, card_class):
-    """The collectible spells of a class in the game's card library (sorted ids, cached)."""
-    key = (id(g.library), card_class)
-    entry = _SPELL_POOLS.get(key)
-    if entry is None or entry[0] is not g.library:
-        ids = sorted(c.id for c in g.library.values()
-                     if c.collectible and c.card_class == card_class and c.type == "SPELL")
-        entry = _SPELL_POOLS[key] = (g.library, tuple(ids))
-    return entry[1]
+@random_pool
+def class_spells(library) -> dict[str, list[str]]:
+    """Per class, its collectible spells in card id order (Tome of Intellect's pool)."""
+    pools: dict[str, list[str]] = {}
+    for c in sorted(library.values(), key=lambda c: c.id):
+        if c.collectible and c.type == "SPELL":
+            pools.setdefault(c.card_class, []).append(c.id)
+    return pools
 
 
 # ---------------------------------------------------------------- spells
@@ -64,7 +60,7 @@ def ice_lance(g, owner, card, target):
 
 @spell("EX1_180")  # Tome of Intellect: a random Mage spell of this card set
 def tome_of_intellect(g, owner, card, target):
-    g.give(owner, g.choice(class_spells(g, "MAGE")))
+    g.give(owner, g.choice(class_spells(g.library)["MAGE"]))
 
 
 @spell("EX1_277")  # Arcane Missiles
