@@ -37,6 +37,7 @@ KEYWORD_TAGS = {
     332: "CANT_BE_TARGETED_BY_HERO_POWERS", 114: "ELITE", 362: "AURA", 363: "POISONOUS",
 }
 SPELLPOWER_TAG = 192
+OVERLOAD_TAG = 215
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class CardData:
     keywords: frozenset[str]
     collectible: bool
     text: str
+    overload: int  # Overload: mana locked during the player's next turn
 
 
 def data_version() -> str:
@@ -69,7 +71,7 @@ def data_version() -> str:
 
 def cache_path() -> Path:
     root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
-    return root / f"cards-{data_version()}-v4.json"
+    return root / f"cards-{data_version()}-v5.json"
 
 
 def _parse_package() -> list[dict]:
@@ -94,6 +96,7 @@ def _parse_package() -> list[dict]:
             "spell_damage": tags.get(SPELLPOWER_TAG, 0),
             "keywords": sorted(name for tag, name in KEYWORD_TAGS.items() if tags.get(tag)),
             "collectible": bool(card.collectible), "text": card.description or "",
+            "overload": tags.get(OVERLOAD_TAG, 0),
         })
     return rows
 
