@@ -33,3 +33,43 @@ define("CS2_101t")  # Silver Hand Recruit
 def life_tap(g, owner, hero, target):
     g.damage(None, g.players[owner].hero, 2)  # the damage first, as SabberStone
     g.draw(owner)
+
+
+# ---------------------------------------------------------------- Druid and Shaman hero powers
+# (imports here, with the block, so that hero powers appended by other branches merge cleanly)
+from ..cardspec import trigger  # noqa: E402
+from ..state import MAX_BOARD  # noqa: E402
+from .druid import hero_attack_and_armor  # noqa: E402
+
+define("HERO_02", "HERO_06")  # Thrall, Malfurion Stormrage: 30 health, no text
+
+
+@hero_power("CS2_017")
+def shapeshift(g, owner, hero, target):
+    hero_attack_and_armor(g, owner, 1, 1)
+
+
+BASIC_TOTEMS = ("CS2_050", "CS2_051", "CS2_052", "NEW1_009")  # Searing, Stoneclaw, Wrath of Air, Healing
+
+
+def _totems_not_in_play(g, owner):
+    on_board = {m.cdef.id for m in g.players[owner].board}
+    return [t for t in BASIC_TOTEMS if t not in on_board]
+
+
+@hero_power("CS2_049")
+def totemic_call(g, owner, hero, target):
+    g.summon(owner, g.choice(_totems_not_in_play(g, owner)))
+
+
+# Not usable with a full board, nor with all four totems in play (SabberStone's requirements).
+requires("CS2_049")(lambda g, owner: len(g.players[owner].board) < MAX_BOARD
+                    and bool(_totems_not_in_play(g, owner)))
+define("CS2_050", "CS2_051", "CS2_052")  # Searing 1/1, Stoneclaw 0/2 Taunt, Wrath of Air Spell Damage +1
+
+
+@trigger("NEW1_009", "turn_end")  # Healing Totem
+def healing_totem(g, owner, me, player):
+    if player == owner:
+        for m in g.players[owner].board:
+            g.heal(m, 1)
