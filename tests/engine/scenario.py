@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from workers.engine.actions import ATTACK, END, HERO_POWER, PLAY, Action
+from workers.engine.actions import ATTACK, END, HERO_POWER, PLAY, PLAY_OPTION_1, Action
 from workers.engine.carddb import load_cards
 from workers.engine.cardspec import build_library
 from workers.engine.entities import Card
@@ -54,6 +54,15 @@ def play(g: GameState, card_id: str, target=None, position: int = -1) -> None:
     if g.player.hand[i].cdef.type != "MINION":
         position = -1
     g.apply(Action(PLAY, i, uid, position))
+
+
+def play_option(g: GameState, card_id: str, option: int, target=None, position: int = -1) -> None:
+    """Play the first copy of the Choose One card `card_id` with its option 1 or 2."""
+    i = find_card(g, card_id)
+    uid = target.uid if target is not None else NO_TARGET
+    if g.player.hand[i].cdef.type == "MINION":
+        position = len(g.player.board) if position < 0 else position
+    g.apply(Action(PLAY_OPTION_1 + option - 1, i, uid, position))
 
 
 def attack(g: GameState, attacker, defender) -> None:
