@@ -71,7 +71,7 @@ def data_version() -> str:
 
 def cache_path() -> Path:
     root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
-    return root / f"cards-{data_version()}-v5.json"
+    return root / f"cards-{data_version()}-v6.json"
 
 
 def _parse_package() -> list[dict]:
