@@ -178,13 +178,13 @@ def test_soul_of_the_forest_gives_a_treant_deathrattle_that_silence_removes():
     g = make_game(hand=["EX1_158"], board=[RAPTOR, CROC, SQUIRE], enemy_board=[YETI])
     play(g, "EX1_158")
     attack(g, minion(g, 0, RAPTOR), minion(g, 1, YETI))  # the raptor dies
-    assert board_ids(g) == ["EX1_158t", CROC, SQUIRE]  # the treant takes its place
-    assert stats(g.players[0].board[0]) == (2, 2)
+    assert board_ids(g) == [CROC, SQUIRE, "EX1_158t"]  # SabberStone: at the right end
+    assert stats(g.players[0].board[2]) == (2, 2)
     croc = minion(g, 0, CROC)
     g.silence(croc)
     g.destroy(croc)
     g.resolve()
-    assert board_ids(g) == ["EX1_158t", SQUIRE]  # silenced: no treant
+    assert board_ids(g) == [SQUIRE, "EX1_158t"]  # silenced: no treant
 
     g = make_game(hand=["EX1_158"], enemy_board=[CROC])
     play(g, "EX1_158")
@@ -310,6 +310,10 @@ def test_druid_of_the_claw_becomes_a_charging_cat_or_a_taunting_bear():
     bear = g.players[0].board[0]
     assert bear.cdef.id == "EX1_165t2" and stats(bear) == (4, 6) and bear.taunt
     assert not any(m[0] == ATTACK for m in g.legal_moves())  # no Charge
+    # the new form is announced as summoned: Knife Juggler throws a knife at the only enemy
+    g = make_game(hand=["EX1_165"], board=["NEW1_019"])
+    play_option(g, "EX1_165", 1)
+    assert g.players[1].hero.health == 29
 
 
 @covers("EX1_178", "EX1_178a", "EX1_178b")

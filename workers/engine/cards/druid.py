@@ -126,7 +126,7 @@ def soul_of_the_forest(g, owner, card, target):
 
 
 def _treant_deathrattle(g, owner, minion, position):
-    g.summon(owner, "EX1_158t", position)
+    g.summon(owner, "EX1_158t")  # at the right end, not where it died: SabberStone's summon
 
 
 @spell("EX1_571")  # Force of Nature
@@ -240,14 +240,20 @@ def keeper_dispel(g, owner, me, target):
 _choose_one("EX1_165")  # Druid of the Claw
 
 
+def _take_form(g, me, card_id):
+    # SabberStone's "after you summon" triggers then see the new form (play_card would not
+    # announce it, as the minion it played has left the board).
+    g.fire("summon", g.transform(me, card_id))
+
+
 @battlecry("EX1_165a")  # Cat Form
 def cat_form(g, owner, me, target):
-    g.transform(me, "EX1_165t1")
+    _take_form(g, me, "EX1_165t1")
 
 
 @battlecry("EX1_165b")  # Bear Form
 def bear_form(g, owner, me, target):
-    g.transform(me, "EX1_165t2")
+    _take_form(g, me, "EX1_165t2")
 
 
 _choose_one("EX1_178")  # Ancient of War
