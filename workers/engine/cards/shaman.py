@@ -140,7 +140,9 @@ def far_sight(g, owner, card, target):
 
 @trigger("EX1_258", "play_card")  # Unbound Elemental
 def unbound_elemental(g, owner, me, player, card):
-    if player == owner and card.cdef.overload:
+    # SabberStone's trigger has no source filter: the opponent's Overload cards count too,
+    # though the text says "whenever you play".
+    if card.cdef.overload:
         g.buff(me, 1, 1)
 
 
