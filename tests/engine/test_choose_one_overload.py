@@ -62,13 +62,12 @@ def test_a_choose_one_minion_offers_options_times_targets_times_positions():
     assert {m[3] for m in moves} == {0, 1}
 
 
-def test_a_choose_one_minion_without_targets_plays_without_one():
-    g = make_game(hand=[KEEPER], classes=("DRUID", "HUNTER"))
+def test_a_choose_one_minion_option_that_needs_a_target_is_offered_only_with_one():
+    g = make_game(hand=[KEEPER])
     # option 1 (2 damage) can always hit a hero; option 2 (silence) finds no minion
-    moves = card_moves(g, KEEPER)
-    assert [m for m in moves if m[0] == PLAY_OPTION_2] == [(PLAY_OPTION_2, 0, -1, 0)]
-    play_option(g, KEEPER, 2)
-    assert minion(g, 0, KEEPER).health == 2
+    assert {m[0] for m in card_moves(g, KEEPER)} == {PLAY_OPTION_1}
+    g = make_game(hand=["EX1_178"])  # Ancient of War: neither option targets
+    assert card_moves(g, "EX1_178") == [(PLAY_OPTION_1, 0, -1, 0), (PLAY_OPTION_2, 0, -1, 0)]
 
 
 def test_a_choose_one_minion_needs_a_free_slot():

@@ -323,23 +323,21 @@ class GameState:
     def _option_moves(self, pi: int, i: int, options: tuple, is_minion: bool, board_size: int,
                       moves: list) -> None:
         """The plays of the Choose One card at hand index `i`: option 1's, then option 2's, each
-        with the option card's own requirement and targets (SabberStone's order). A minion's
-        option without a target plays without one; a spell's needs one when it has a spec."""
+        with the option card's own requirement and targets (SabberStone's order). An option
+        with a target spec needs a target, a minion's too (SabberStone's REQ_TARGET_TO_PLAY)."""
         for kind, option_id in zip((PLAY_OPTION_1, PLAY_OPTION_1 + 1), options):
             script = self.library[option_id].script
             if script.requires is not None and not script.requires(self, pi):
                 continue
-            spec = script.target
-            targets = [t.uid for t in self.targets_for(pi, spec, not is_minion)] if spec else []
-            if is_minion:
-                for t in targets or (NO_TARGET,):
+            targets = (NO_TARGET,)
+            if script.target is not None:
+                targets = [t.uid for t in self.targets_for(pi, script.target, not is_minion)]
+            for t in targets:
+                if is_minion:
                     for pos in range(board_size + 1):
                         moves.append((kind, i, t, pos))
-            elif targets:
-                for t in targets:
+                else:
                     moves.append((kind, i, t, -1))
-            elif spec is None:
-                moves.append((kind, i, -1, -1))
 
     def hero_atk(self, p: Player) -> int:
         value = p.hero.turn_atk

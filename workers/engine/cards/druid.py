@@ -227,14 +227,12 @@ _choose_one("EX1_166")  # Keeper of the Grove: its options act as the battlecry
 
 @battlecry("EX1_166a", target=CHARACTER)  # Moonfire
 def keeper_moonfire(g, owner, me, target):
-    if target is not None:
-        g.damage(me, target, 2)
+    g.damage(me, target, 2)
 
 
 @battlecry("EX1_166b", target=MINION)  # Dispel
 def keeper_dispel(g, owner, me, target):
-    if target is not None:
-        g.silence(target)
+    g.silence(target)
 
 
 _choose_one("EX1_165")  # Druid of the Claw
@@ -279,8 +277,7 @@ def ancient_teachings(g, owner, me, target):
 
 @battlecry("NEW1_008b", target=CHARACTER)  # Ancient Secrets
 def ancient_secrets(g, owner, me, target):
-    if target is not None:
-        g.heal(target, 5)
+    g.heal(target, 5)
 
 
 _choose_one("EX1_573")  # Cenarius
