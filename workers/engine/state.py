@@ -12,7 +12,8 @@ from __future__ import annotations
 from functools import partial
 from operator import attrgetter, itemgetter
 
-from .actions import ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, PLAY_OPTION_1, Action
+from .actions import (ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, PLAY_OPTION_1,
+                      PLAY_OPTION_2, Action)
 from .cardspec import HEARD_EVENTS, CardDef, TargetSpec
 from .entities import Card, Hero, Minion, Player, Weapon
 from .rng import GOLDEN, MASK64, mix
@@ -325,7 +326,7 @@ class GameState:
         """The plays of the Choose One card at hand index `i`: option 1's, then option 2's, each
         with the option card's own requirement and targets (SabberStone's order). An option
         with a target spec needs a target, a minion's too (SabberStone's REQ_TARGET_TO_PLAY)."""
-        for kind, option_id in zip((PLAY_OPTION_1, PLAY_OPTION_1 + 1), options):
+        for kind, option_id in zip((PLAY_OPTION_1, PLAY_OPTION_2), options):
             script = self.library[option_id].script
             if script.requires is not None and not script.requires(self, pi):
                 continue
