@@ -25,7 +25,8 @@ def check_invariants(g: GameState) -> None:
             raise InvariantViolation(f"{who} has {len(p.board)} minions")
         if len(p.secrets) > MAX_SECRETS:
             raise InvariantViolation(f"{who} has {len(p.secrets)} secrets")
-        if not 0 <= p.max_mana <= MAX_MANA or not 0 <= p.mana <= MAX_MANA:
+        # Overload locking more than the crystals leaves mana below 0, as in SabberStone.
+        if not 0 <= p.max_mana <= MAX_MANA or not -p.overload_locked <= p.mana <= MAX_MANA:
             raise InvariantViolation(f"{who} has {p.mana}/{p.max_mana} mana")
         hero = p.hero
         if hero.health > hero.max_health or hero.armor < 0:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from functools import lru_cache, wraps
 
-from workers.engine.actions import ATTACK, END, HERO_POWER, PLAY, Action
+from workers.engine.actions import ATTACK, END, HERO_POWER, PLAY, PLAY_OPTION_1, Action
 from workers.engine.carddb import load_cards
 from workers.engine.cardspec import build_library
 from workers.engine.entities import Card
@@ -57,6 +57,15 @@ def play(g: GameState, card_id: str, target=None, position: int = -1) -> None:
     g.apply(Action(PLAY, i, uid, position))
 
 
+def play_option(g: GameState, card_id: str, option: int, target=None, position: int = -1) -> None:
+    """Play the first copy of the Choose One card `card_id` with its option 1 or 2."""
+    i = find_card(g, card_id)
+    uid = target.uid if target is not None else NO_TARGET
+    if g.player.hand[i].cdef.type == "MINION":
+        position = len(g.player.board) if position < 0 else position
+    g.apply(Action(PLAY_OPTION_1 + option - 1, i, uid, position))
+
+
 def attack(g: GameState, attacker, defender) -> None:
     g.apply(Action(ATTACK, attacker.uid, defender.uid))
 
@@ -95,30 +104,28 @@ def covers(*card_ids: str):
     return mark
 
 
-def _current_hand_card(g, hand_index, *_, **__):
-    return g.players[g.current].hand[hand_index].cdef
+def _played_from_hand(g, hand_index, target=NO_TARGET, position=-1, option=0):
+    """The card played and, for a Choose One play, the option card whose effect it runs."""
+    cdef = g.players[g.current].hand[hand_index].cdef
+    return (cdef, cdef.script.choose_one[option - 1]) if option else (cdef,)
 
 
-def _equipped(g, owner, weapon, *_, **__):
-    return weapon if isinstance(weapon, str) else weapon.cdef
-
-
-# GameState methods through which a card enters play, and the card each call brings in (read
+# GameState methods through which a card enters play, and the cards each call brings in (read
 # before the call, as playing a card takes it out of the hand).
 _ENTRY_POINTS = {
-    "play_card": _current_hand_card,
-    "summon": lambda g, owner, cdef, *_, **__: cdef,
-    "equip": _equipped,
-    "transform": lambda g, minion, card_id, *_, **__: card_id,
-    "use_hero_power": lambda g, *_, **__: g.players[g.current].hero.power,
+    "play_card": _played_from_hand,
+    "summon": lambda g, owner, cdef, *_, **__: (cdef,),
+    "equip": lambda g, owner, weapon, *_, **__: (weapon if isinstance(weapon, str) else weapon.cdef,),
+    "transform": lambda g, minion, card_id, *_, **__: (card_id,),
+    "use_hero_power": lambda g, *_, **__: (g.players[g.current].hero.power,),
 }
 
 
 @contextmanager
 def cards_entering_play():
-    """The ids of the cards that enter play while the block runs: played from a hand, summoned
-    (a scenario's board included), equipped, transformed into, used as a hero power, or a hero
-    of a game that starts a turn."""
+    """The ids of the cards that enter play while the block runs: played from a hand (with the
+    chosen option of a Choose One card), summoned (a scenario's board included), equipped,
+    transformed into, used as a hero power, or a hero of a game that starts a turn."""
     seen: set[str] = set()
 
     def record(card) -> None:
@@ -128,7 +135,8 @@ def cards_entering_play():
         original = getattr(GameState, name)
 
         def watched(g, *args, **kwargs):
-            record(which(g, *args, **kwargs))
+            for card in which(g, *args, **kwargs):
+                record(card)
             return original(g, *args, **kwargs)
         return original, watched
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import NamedTuple
 
 END_TURN, PLAY, ATTACK, HERO_POWER = 0, 1, 2, 3
-KIND_NAMES = {END_TURN: "end_turn", PLAY: "play", ATTACK: "attack", HERO_POWER: "hero_power"}
+# A Choose One card is played with one of its two options (SabberStone's PlayCardTask with
+# ChooseOne 1 or 2): its own kind per option, so every other move keeps its plain PLAY tuple.
+PLAY_OPTION_1, PLAY_OPTION_2 = 4, 5
+OPTION_OF_KIND = {PLAY_OPTION_1: 1, PLAY_OPTION_2: 2}
+KIND_NAMES = {END_TURN: "end_turn", PLAY: "play", ATTACK: "attack", HERO_POWER: "hero_power",
+              PLAY_OPTION_1: "play_option_1", PLAY_OPTION_2: "play_option_2"}
 
 
 class Action(NamedTuple):
     kind: int
-    index: int = -1  # PLAY: hand index; ATTACK: attacker uid
+    index: int = -1  # PLAY (and PLAY_OPTION_n): hand index; ATTACK: attacker uid
     target: int = -1  # uid of the target / defender, -1 for none
     position: int = -1  # PLAY of a minion: board position
 

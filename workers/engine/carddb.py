@@ -38,6 +38,7 @@ KEYWORD_TAGS = {
     332: "CANT_BE_TARGETED_BY_HERO_POWERS", 114: "ELITE", 362: "AURA", 363: "POISONOUS",
 }
 SPELLPOWER_TAG = 192
+OVERLOAD_TAG = 215
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class CardData:
     collectible: bool
     text: str
     card_set: str  # CORE (Basic), EXPERT1 (Classic) or HOF (retired to the Hall of Fame)
+    overload: int  # Overload: mana locked during the player's next turn
 
 
 def data_version() -> str:
@@ -71,7 +73,7 @@ def data_version() -> str:
 
 def cache_path() -> Path:
     root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
-    return root / f"cards-{data_version()}-v5.json"
+    return root / f"cards-{data_version()}-v7.json"
 
 
 def _parse_package() -> list[dict]:
@@ -97,6 +99,7 @@ def _parse_package() -> list[dict]:
             "keywords": sorted(name for tag, name in KEYWORD_TAGS.items() if tags.get(tag)),
             "collectible": bool(card.collectible), "text": card.description or "",
             "card_set": SET_NAMES[int(card.card_set)],
+            "overload": tags.get(OVERLOAD_TAG, 0),
         })
     return rows
 

@@ -63,6 +63,7 @@ class Script:
     cost: Callable | None = None
     cost_aura: Callable | None = None
     requires: Callable | None = None
+    choose_one: tuple | None = None  # Choose One: the card ids of options 1 and 2
 
     @property
     def events(self) -> frozenset:

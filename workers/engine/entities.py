@@ -183,7 +183,7 @@ class Player:
         "index", "hero", "weapon", "hand", "deck", "board", "secrets", "mana", "max_mana",
         "temp_mana", "fatigue", "cards_played", "minions_played", "spell_discount",
         "free_spells_turns", "turns", "drawn_this_turn", "used_mana", "pending_cards",
-        "died_this_turn",
+        "died_this_turn", "overload_owed", "overload_locked",
     )
 
     def __init__(self, index: int, hero: Hero, deck: list[Card]):
@@ -207,6 +207,8 @@ class Player:
         self.turns = 0  # own turns started
         self.drawn_this_turn = 0  # cards drawn (burnt ones too) since the current turn started
         self.used_mana = 0  # mana spent in own current (or last) turn
+        self.overload_owed = 0  # Overload of cards played this turn, locked next turn
+        self.overload_locked = 0  # mana locked this turn by last turn's Overload
 
     def copy(self) -> "Player":
         new = _copy_player_fields(self)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from functools import partial
 from operator import attrgetter, itemgetter
 
-from .actions import ATTACK, END, END_TURN, HERO_POWER, PLAY, Action
+from .actions import (ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, PLAY_OPTION_1,
+                      PLAY_OPTION_2, Action)
 from .cardspec import HEARD_EVENTS, CardDef, TargetSpec
 from .entities import Card, Hero, Minion, Player, Weapon
 from .rng import GOLDEN, MASK64, mix
@@ -81,6 +82,8 @@ class GameState:
                         m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
                        for m in p.board]),
             )
+            if p.overload_owed or p.overload_locked:  # only then: other states hash as before
+                parts.append((p.overload_owed, p.overload_locked))
         return hash(tuple(parts))
 
     # ------------------------------------------------------------------ randomness
@@ -289,6 +292,10 @@ class GameState:
                 continue
             if script.requires is not None and not script.requires(self, pi):
                 continue
+            if script.choose_one is not None:
+                if not (ctype == "MINION" and board_full):
+                    self._option_moves(pi, i, script.choose_one, ctype == "MINION", len(board), moves)
+                continue
             # a combo card targets differently once another card was played this turn
             if combo_active and script.combo is not None:
                 spec = script.combo_target
@@ -323,6 +330,25 @@ class GameState:
                             moves.append((PLAY, i, t.uid, -1))
                         continue
                 moves.append((PLAY, i, -1, -1))
+
+    def _option_moves(self, pi: int, i: int, options: tuple, is_minion: bool, board_size: int,
+                      moves: list) -> None:
+        """The plays of the Choose One card at hand index `i`: option 1's, then option 2's, each
+        with the option card's own requirement and targets (SabberStone's order). An option
+        with a target spec needs a target, a minion's too (SabberStone's REQ_TARGET_TO_PLAY)."""
+        for kind, option_id in zip((PLAY_OPTION_1, PLAY_OPTION_2), options):
+            script = self.library[option_id].script
+            if script.requires is not None and not script.requires(self, pi):
+                continue
+            targets = (NO_TARGET,)
+            if script.target is not None:
+                targets = [t.uid for t in self.targets_for(pi, script.target, not is_minion)]
+            for t in targets:
+                if is_minion:
+                    for pos in range(board_size + 1):
+                        moves.append((kind, i, t, pos))
+                else:
+                    moves.append((kind, i, t, -1))
 
     def hero_atk(self, p: Player) -> int:
         value = p.hero.turn_atk
@@ -370,9 +396,11 @@ class GameState:
             self.attack(self.entity(index), self.entity(target))
         elif kind == HERO_POWER:
             self.use_hero_power(target)
+        else:  # PLAY_OPTION_1/2: a Choose One card with that option
+            self.play_card(index, target, position, OPTION_OF_KIND[kind])
         self.resolve()
 
-    def play_card(self, hand_index: int, target_uid: int, position: int) -> None:
+    def play_card(self, hand_index: int, target_uid: int, position: int, option: int = 0) -> None:
         pi = self.current
         p = self.players[pi]
         card = p.hand[hand_index]
@@ -383,11 +411,15 @@ class GameState:
         p.used_mana += cost
         combo_active = p.cards_played > 0
         p.cards_played += 1
+        if cdef.overload:
+            p.overload_owed += cdef.overload
         if cdef.type == "SPELL":
             p.spell_discount = 0
         target = self.entity(target_uid) if target_uid != NO_TARGET else None
         script = cdef.script
         effect = script.combo if combo_active and script.combo is not None else script.play
+        if option:  # Choose One: the chosen option card's effect, on this card or minion
+            effect = self.library[script.choose_one[option - 1]].script.play
         if cdef.type == "MINION":
             # SabberStone's order: the minion takes its place, "whenever you play a card"
             # triggers, the battlecry, its deaths, then "after you summon" triggers.
@@ -930,6 +962,11 @@ class GameState:
         p.turns += 1
         p.max_mana = min(MAX_MANA, p.max_mana + 1)
         p.mana = p.max_mana
+        if p.overload_owed or p.overload_locked:
+            # Overload: what was owed is locked for this turn. As in SabberStone (remaining mana
+            # = crystals - used - locked), a lock larger than the crystals leaves mana below 0.
+            p.overload_locked, p.overload_owed = p.overload_owed, 0
+            p.mana -= p.overload_locked
         p.used_mana = 0
         p.cards_played = p.minions_played = 0
         p.hero.attacks = 0
