@@ -18,6 +18,8 @@ opponent player.
                                              (0-7; spells and weapons use 0)
       1361 + attacker*8 + defender           ATTACK
       1425 + target                          HERO_POWER
+      1442 + option*1360 + (hand*17 + target)*8 + position
+                                             PLAY of a Choose One card with option 0 or 1
 
 - Reward: +1 when the agent wins, -1 when it loses, 0 otherwise (a draw, or the game going
   on); the episode terminates with the game. The opponent plays its turns inside `step`.
@@ -38,7 +40,7 @@ from typing import Sequence
 import numpy as np
 
 from .encoders import get_encoder
-from .engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY
+from .engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
 from .engine.rng import derive
 from .engine.state import GameState
 
@@ -53,7 +55,9 @@ N_HAND, N_TARGETS, N_POSITIONS, N_CHARS = 10, 17, 8, 8
 PLAY_BASE = 1
 ATTACK_BASE = PLAY_BASE + N_HAND * N_TARGETS * N_POSITIONS  # 1361
 POWER_BASE = ATTACK_BASE + N_CHARS * N_CHARS  # 1425
-ACTION_SIZE = POWER_BASE + N_TARGETS  # 1442
+OPTION_BASE = POWER_BASE + N_TARGETS  # 1442
+N_PLAYS = N_HAND * N_TARGETS * N_POSITIONS  # 1360
+ACTION_SIZE = OPTION_BASE + 2 * N_PLAYS  # 4162
 OBS_BOUND = 1000.0
 
 
@@ -74,9 +78,10 @@ def action_index(g: GameState, move, slots: dict | None = None) -> int:
     if kind == END_TURN:
         return 0
     slots = slots if slots is not None else _slots(g, g.current)
-    if kind == PLAY:
+    if kind == PLAY or kind == PLAY_OPTION_1 or kind == PLAY_OPTION_2:
         t = slots[target] if target >= 0 else 0
-        return PLAY_BASE + (index * N_TARGETS + t) * N_POSITIONS + (position if position >= 0 else 0)
+        base = PLAY_BASE if kind == PLAY else OPTION_BASE + (kind - PLAY_OPTION_1) * N_PLAYS
+        return base + (index * N_TARGETS + t) * N_POSITIONS + (position if position >= 0 else 0)
     if kind == ATTACK:
         return ATTACK_BASE + (slots[index] - 2 if slots[index] > 1 else 0) * N_CHARS + (
             slots[target] - 9 if slots[target] > 2 else 0)
@@ -113,8 +118,13 @@ def describe_action(i: int) -> str:
     if i < POWER_BASE:
         attacker, defender = divmod(i - ATTACK_BASE, N_CHARS)
         return f"ATTACK attacker {attacker} defender {defender}"
-    if i < ACTION_SIZE:
+    if i < OPTION_BASE:
         return f"HERO_POWER target {i - POWER_BASE}"
+    if i < ACTION_SIZE:
+        option, rest = divmod(i - OPTION_BASE, N_PLAYS)
+        hand, rest = divmod(rest, N_TARGETS * N_POSITIONS)
+        target, position = divmod(rest, N_POSITIONS)
+        return f"PLAY hand {hand} option {option + 1} target {target} position {position}"
     raise ValueError(f"action {i} is outside [0, {ACTION_SIZE})")
 
 

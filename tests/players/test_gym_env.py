@@ -18,7 +18,7 @@ def test_gymnasium_env_checker():
     from gymnasium.utils.env_checker import check_env
     env = HearthstoneEnv(opponent="random")
     check_env(env, skip_render_check=True)
-    assert env.action_space.n == ACTION_SIZE == 1442
+    assert env.action_space.n == ACTION_SIZE == 1442 + 2 * 1360  # the last slots: Choose One options
     assert env.observation_space.shape == (env.encoder.size,)
 
 
@@ -94,3 +94,15 @@ def test_reset_is_reproducible_and_opponent_is_the_protocol_beam():
             break
     with pytest.raises(ValueError, match="unknown player"):
         HearthstoneEnv(opponent="chess")
+
+
+def test_choose_one_options_have_their_own_indices():
+    from workers.engine.actions import PLAY_OPTION_1, PLAY_OPTION_2
+    from tests.engine.scenario import make_game
+    g = make_game(hand=["EX1_154", "EX1_166"], enemy_board=["CS2_120"], classes=("DRUID", "ROGUE"))
+    m = legal_action_map(g)  # Wrath and Keeper of the Grove: two options each
+    options = {i: move for i, move in m.items() if move[0] in (PLAY_OPTION_1, PLAY_OPTION_2)}
+    assert {move[0] for move in options.values()} == {PLAY_OPTION_1, PLAY_OPTION_2}
+    assert len(m) == len(g.legal_moves()) and all(i >= 1442 for i in options)
+    assert all(describe_action(i).startswith(f"PLAY hand {move[1]} option {move[0] - PLAY_OPTION_1 + 1}")
+               for i, move in options.items())
