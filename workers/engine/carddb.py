@@ -37,6 +37,9 @@ KEYWORD_TAGS = {
     332: "CANT_BE_TARGETED_BY_HERO_POWERS", 114: "ELITE", 362: "AURA", 363: "POISONOUS",
 }
 SPELLPOWER_TAG = 192
+# Cards of other sets that Classic cards create: Baku the Mooneater's upgraded hero powers.
+EXTRA_CARDS = frozenset({f"AT_132_{c}" for c in ("WARRIOR", "SHAMAN", "ROGUE", "PALADIN", "HUNTER",
+                                                 "DRUID", "WARLOCK", "MAGE", "PRIEST")} | {"AT_132_ROGUEt"})
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ def data_version() -> str:
 
 def cache_path() -> Path:
     root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
-    return root / f"cards-{data_version()}-v4.json"
+    return root / f"cards-{data_version()}-v5c.json"
 
 
 def _parse_package() -> list[dict]:
@@ -81,7 +84,8 @@ def _parse_package() -> list[dict]:
         db, _ = cardxml.load()
     rows = []
     for card in db.values():
-        if int(card.card_set) not in (CORE_SET, EXPERT1_SET, HALL_OF_FAME_SET):
+        if int(card.card_set) not in (CORE_SET, EXPERT1_SET, HALL_OF_FAME_SET) and \
+                card.id not in EXTRA_CARDS:
             continue
         tags = {int(tag): value for tag, value in card.tags.items()}
         rows.append({

@@ -63,6 +63,7 @@ class Script:
     cost: Callable | None = None
     cost_aura: Callable | None = None
     requires: Callable | None = None
+    game_start: Callable | None = None  # game_start(g, owner): a Start of Game card in the deck
 
     @property
     def events(self) -> frozenset:

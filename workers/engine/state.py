@@ -29,7 +29,8 @@ _uid = attrgetter("uid")
 
 class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
-                 "random_events", "library", "auras_live")
+                 "random_events", "library", "auras_live",
+                 "proposed_defender")  # set during an attack only (redirecting secrets), never copied
 
     # ------------------------------------------------------------------ copying and identity
     def copy(self) -> "GameState":
@@ -398,6 +399,8 @@ class GameState:
                     return
                 if minion in p.board:
                     self.fire("summon", minion)
+                    if minion in p.board:
+                        self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
             return
         if cdef.type == "SPELL":
             # "Whenever you cast a spell" before "whenever you play a card", then their deaths,
@@ -444,7 +447,11 @@ class GameState:
         p = self.players[pi]
         # SabberStone processes no deaths between "when ... attacks" triggers and the blows: a
         # fighter they doomed cancels the attack, the rest waits until after the fight.
-        self.fire("attack", attacker, defender)
+        self.proposed_defender = defender  # Misdirection, Noble Sacrifice may change it
+        if self.fire("attack", attacker, defender):
+            defender = self.proposed_defender
+        if p.enchants or self.players[1 - pi].enchants:  # Blessing of Wisdom
+            self._enchant_attack(attacker)
         if self.done or not self.alive(attacker) or not self.alive(defender):
             if isinstance(attacker, Hero) or attacker in p.board:
                 attacker.attacks += 1
@@ -478,7 +485,7 @@ class GameState:
     # ------------------------------------------------------------------ effects
     def damage(self, source, target, amount: int) -> int:
         """Deal damage (divine shield and armour absorb first); returns the damage taken."""
-        if amount <= 0:
+        if amount <= 0 or target.immune:
             return 0
         if isinstance(target, Hero):
             absorbed = min(target.armor, amount)
@@ -540,6 +547,10 @@ class GameState:
         minion.destroy_at_start_of = -1
         minion.spell_damage = 0
         minion.deathrattles = ()
+        minion.immune = False
+        for side in self.players:  # its Blessing of Wisdom / Power Overwhelming go too
+            if side.enchants:
+                side.enchants = tuple(e for e in side.enchants if e[1] != minion.uid)
 
     def transform(self, minion: Minion, card_id: str) -> Minion:
         """Replace a minion with a fresh one of another card, in place. As in SabberStone, it
@@ -813,6 +824,8 @@ class GameState:
                 for owner, me, hooks in listeners:
                     for hook in hooks:
                         hook(self, owner, me, m, position)
+                if self.players[1 - self.current].secrets:  # secrets on a death (Redemption)
+                    self.fire("died", m, position)
                 for fn in m.deathrattles:
                     fn(self, m.owner, m, position)
 
@@ -865,6 +878,9 @@ class GameState:
         p = self.players[pi]
         if self.fire("turn_end", pi):
             self.resolve()  # (as in attack: a no-op when no hook ran)
+        if p.enchants or self.players[1 - pi].enchants:  # effects that end with this turn
+            self._end_enchants()
+            self.resolve()
         if self.done:
             return
         if p.pending_cards:  # Headcrack's combo: back in hand at the end of this turn (SabberStone)
@@ -893,6 +909,30 @@ class GameState:
             self.winner = -1
             return
         self.start_turn()
+
+    def _enchant_attack(self, attacker) -> None:
+        """Blessing of Wisdom: its caster draws when the blessed minion attacks."""
+        for side in self.players:
+            for kind, uid in side.enchants:
+                if kind == "wisdom" and uid == attacker.uid:
+                    self.draw(side.index)
+
+    def _end_enchants(self) -> None:
+        """End of a turn: Power Overwhelming's minion dies, Immune from this turn ends."""
+        for side in self.players:
+            kept = []
+            for kind, uid in side.enchants:
+                target = self.entity(uid)
+                if target is None:
+                    continue  # gone from play: the effect is gone with it
+                if kind == "wisdom":
+                    kept.append((kind, uid))
+                    continue
+                if kind == "overwhelm":
+                    target.destroyed = True
+                else:
+                    target.immune = False
+            side.enchants = tuple(kept)
 
     # ------------------------------------------------------------------ results
     def result(self, player: int) -> int:
