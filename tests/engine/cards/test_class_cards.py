@@ -1,7 +1,7 @@
 """Tests of the classic Rogue, Warlock, Paladin and Hunter cards and the Basic hero powers."""
 import pytest
 
-from workers.engine.actions import ATTACK, PLAY
+from workers.engine.actions import ATTACK, HERO_POWER, PLAY
 from workers.errors import IllegalActionError
 from ..scenario import attack, covers, end_turn, hero_power, make_game, minion, play
 
@@ -544,3 +544,261 @@ def test_the_coin_gives_one_mana_this_turn_only():
     g = make_game(hand=["GAME_005"], mana=10)
     play(g, "GAME_005")
     assert g.player.mana == 10
+
+
+# ---------------------------------------------------------------- helper C: Rogue, Warlock
+VOIDWALKER, FLAME_IMP, BLOOD_IMP = "CS2_065", "EX1_319", "CS2_059"  # Demons: 1/3 Taunt, 3/2, 0/1
+WISP = "CS2_231"  # 1/1
+
+
+def warlock_game(**kw):
+    return make_game(classes=("WARLOCK", "HUNTER"), **kw)
+
+
+@covers("NEW1_004")
+def test_vanish_returns_every_minion_to_its_owner_s_hand():
+    g = make_game(hand=["NEW1_004"], board=[CROC], enemy_board=[YETI, RAPTOR])
+    play(g, "NEW1_004")
+    assert not g.players[0].board and not g.players[1].board
+    assert hand_ids(g, 0) == [CROC] and hand_ids(g, 1) == [YETI, RAPTOR]
+
+
+@covers("CS2_065")
+def test_voidwalker_is_a_one_three_taunt():
+    g = warlock_game(hand=[VOIDWALKER], enemy_board=[CROC])
+    play(g, VOIDWALKER)
+    m = minion(g, 0, VOIDWALKER)
+    assert (m.atk, m.health, m.taunt) == (1, 3, True)
+    end_turn(g)
+    assert {a.target for a in g.legal_actions() if a.kind == ATTACK} == {m.uid}
+
+
+@covers("NEW1_003")
+def test_sacrificial_pact_destroys_a_demon_and_heals_five():
+    g = warlock_game(hand=["NEW1_003"], board=[VOIDWALKER, CROC], enemy_board=[FLAME_IMP])
+    g.players[0].hero.health = 20
+    i = [c.cdef.id for c in g.player.hand].index("NEW1_003")
+    targets = {a.target for a in g.legal_actions() if a.kind == PLAY and a.index == i}
+    assert targets == {minion(g, 0, VOIDWALKER).uid, minion(g, 1, FLAME_IMP).uid}  # Demons only
+    play(g, "NEW1_003", minion(g, 1, FLAME_IMP))
+    assert board_ids(g, 1) == [] and g.players[0].hero.health == 25
+
+
+@covers("CS2_059")
+def test_blood_imp_gives_another_friendly_minion_one_health_at_end_of_turn():
+    g = warlock_game(board=[BLOOD_IMP, CROC])
+    imp, croc = minion(g, 0, BLOOD_IMP), minion(g, 0, CROC)
+    assert imp.stealth
+    end_turn(g)
+    assert (croc.max_health, imp.max_health) == (4, 1)
+    end_turn(g)  # not at the end of the enemy's turn
+    assert croc.max_health == 4
+
+
+@covers("CS2_063")
+def test_corruption_destroys_the_enemy_minion_at_the_start_of_my_turn():
+    g = warlock_game(hand=["CS2_063"], enemy_board=[YETI])
+    play(g, "CS2_063", minion(g, 1, YETI))
+    end_turn(g)
+    assert board_ids(g, 1) == [YETI]  # survives the enemy's turn
+    end_turn(g)
+    assert board_ids(g, 1) == []
+
+
+@covers("EX1_181")
+def test_call_of_the_void_adds_a_random_demon():
+    seen = set()
+    for seed in range(12):
+        g = warlock_game(hand=["EX1_181"], seed=seed)
+        play(g, "EX1_181")
+        (card,) = g.player.hand
+        assert card.cdef.race == "DEMON" and card.cdef.collectible and card.cdef.type == "MINION"
+        seen.add(card.cdef.id)
+    assert len(seen) > 3
+
+
+@covers("EX1_308")
+def test_soulfire_deals_four_and_discards_a_random_card():
+    g = warlock_game(hand=["EX1_308", CROC, RAPTOR], board=[KOBOLD])
+    play(g, "EX1_308", g.players[1].hero)
+    assert g.players[1].hero.health == 25 and len(g.player.hand) == 1
+
+
+@covers("EX1_316")
+def test_power_overwhelming_gives_four_four_then_kills_at_end_of_turn():
+    g = warlock_game(hand=["EX1_316", "EX1_316"], board=[CROC, RAPTOR])
+    croc = minion(g, 0, CROC)
+    play(g, "EX1_316", croc)
+    assert (croc.atk, croc.health) == (6, 7)
+    end_turn(g)
+    assert board_ids(g, 0) == [RAPTOR]
+    # silenced in the meantime: it lives
+    g = warlock_game(hand=["EX1_316", "CS2_203"], board=[CROC])  # Ironbeak Owl silences
+    play(g, "EX1_316", minion(g, 0, CROC))
+    play(g, "CS2_203", minion(g, 0, CROC))
+    end_turn(g)
+    assert CROC in board_ids(g, 0)
+
+
+@covers("EX1_319")
+def test_flame_imp_hurts_its_own_hero_for_three():
+    g = warlock_game(hand=[FLAME_IMP])
+    play(g, FLAME_IMP)
+    assert g.players[0].hero.health == 27 and (minion(g, 0, FLAME_IMP).atk, minion(g, 0, FLAME_IMP).health) == (3, 2)
+
+
+@covers("EX1_596")
+def test_demonfire_damages_or_buffs_a_friendly_demon():
+    g = warlock_game(hand=["EX1_596", "EX1_596"], board=[VOIDWALKER, CROC], enemy_board=[FLAME_IMP])
+    void = minion(g, 0, VOIDWALKER)
+    play(g, "EX1_596", void)
+    assert (void.atk, void.health) == (3, 5)
+    play(g, "EX1_596", minion(g, 1, FLAME_IMP))  # an enemy Demon is damaged
+    assert board_ids(g, 1) == []
+
+
+@covers("CS2_057")
+def test_shadow_bolt_deals_four_to_a_minion_only():
+    g = warlock_game(hand=["CS2_057"], enemy_board=[YETI])
+    i = find_hand(g, "CS2_057")
+    assert g.players[1].hero.uid not in {a.target for a in g.legal_actions() if a.index == i and a.kind == PLAY}
+    play(g, "CS2_057", minion(g, 1, YETI))
+    assert minion(g, 1, YETI).health == 1
+
+
+@covers("CS2_061")
+def test_drain_life_deals_two_and_heals_my_hero_two():
+    g = warlock_game(hand=["CS2_061"], enemy_board=[CROC])
+    g.players[0].hero.health = 25
+    play(g, "CS2_061", minion(g, 1, CROC))
+    assert minion(g, 1, CROC).health == 1 and g.players[0].hero.health == 27
+
+
+@covers("EX1_301")
+def test_felguard_destroys_one_mana_crystal():
+    g = warlock_game(hand=["EX1_301"], mana=5)
+    play(g, "EX1_301")
+    p = g.players[0]
+    assert (p.max_mana, p.mana) == (4, 2) and minion(g, 0, "EX1_301").taunt
+    g = warlock_game(hand=["EX1_301"], mana=3)
+    play(g, "EX1_301")
+    assert (g.players[0].max_mana, g.players[0].mana) == (2, 0)
+
+
+def find_hand(g, card_id):
+    return [c.cdef.id for c in g.player.hand].index(card_id)
+
+
+@covers("EX1_317", "EX1_317t")
+def test_sense_demons_draws_demons_or_worthless_imps():
+    g = warlock_game(hand=["EX1_317"], deck=[FLAME_IMP, CROC, CROC, VOIDWALKER, CROC])
+    play(g, "EX1_317")
+    assert sorted(hand_ids(g)) == sorted([FLAME_IMP, VOIDWALKER]) and len(g.player.deck) == 3
+    g = warlock_game(hand=["EX1_317"], deck=[CROC, FLAME_IMP])
+    play(g, "EX1_317")
+    assert sorted(hand_ids(g)) == sorted([FLAME_IMP, "EX1_317t"]) and hand_ids(g).count(FLAME_IMP) == 1
+    g.players[0].hand.clear()
+    g.players[0].mana = 10
+    g.summon(0, "EX1_317t")
+    assert (minion(g, 0, "EX1_317t").atk, minion(g, 0, "EX1_317t").health) == (1, 1)
+
+
+@covers("CS2_062")
+def test_hellfire_hits_every_character():
+    g = warlock_game(hand=["CS2_062"], board=[YETI], enemy_board=[CROC])
+    play(g, "CS2_062")
+    assert g.players[0].hero.health == 27 and g.players[1].hero.health == 27
+    assert minion(g, 0, YETI).health == 2 and board_ids(g, 1) == []
+
+
+@covers("EX1_303")
+def test_shadowflame_destroys_a_friend_and_deals_its_attack_to_enemy_minions():
+    g = warlock_game(hand=["EX1_303"], board=[YETI, CROC], enemy_board=[CROC, "CS2_200"])
+    play(g, "EX1_303", minion(g, 0, YETI))
+    assert board_ids(g, 0) == [CROC] and board_ids(g, 1) == ["CS2_200"]
+    assert minion(g, 1, "CS2_200").health == 3 and g.players[1].hero.health == 30
+
+
+@covers("EX1_313")
+def test_pit_lord_hurts_its_own_hero_for_five():
+    g = warlock_game(hand=["EX1_313"])
+    play(g, "EX1_313")
+    assert g.players[0].hero.health == 25 and minion(g, 0, "EX1_313").atk == 5
+
+
+@covers("EX1_315")
+def test_summoning_portal_makes_my_minions_cost_two_less_but_not_below_one():
+    g = warlock_game(hand=[YETI, VOIDWALKER, RAPTOR, "CS2_057"], board=["EX1_315"],
+                     enemy_hand=[YETI])
+    hand = g.players[0].hand
+    assert [g.cost_of(0, c) for c in hand] == [2, 1, 1, 3]
+    assert g.cost_of(1, g.players[1].hand[0]) == 4  # not the enemy's
+    g.silence(minion(g, 0, "EX1_315"))
+    assert g.cost_of(0, hand[0]) == 4
+
+
+@covers("EX1_320")
+def test_bane_of_doom_summons_a_demon_only_if_it_kills():
+    g = warlock_game(hand=["EX1_320"], enemy_board=[YETI])
+    play(g, "EX1_320", minion(g, 1, YETI))
+    assert minion(g, 1, YETI).health == 3 and g.players[0].board == []
+    g = warlock_game(hand=["EX1_320"], enemy_board=[RAPTOR])
+    play(g, "EX1_320", minion(g, 1, RAPTOR))
+    assert g.players[1].board == []
+    (demon,) = g.players[0].board
+    assert demon.cdef.race == "DEMON" and demon.cdef.collectible
+
+
+@covers("CS2_064")
+def test_dread_infernal_hits_all_other_characters_for_one():
+    g = warlock_game(hand=["CS2_064"], board=[CROC], enemy_board=[WISP])
+    play(g, "CS2_064")
+    assert g.players[0].hero.health == 29 and g.players[1].hero.health == 29
+    assert minion(g, 0, CROC).health == 2 and board_ids(g, 1) == []
+    assert minion(g, 0, "CS2_064").health == 6
+
+
+@covers("EX1_185")
+def test_siegebreaker_gives_other_demons_one_attack_while_alive():
+    g = warlock_game(hand=["EX1_185"], board=[VOIDWALKER, CROC])
+    play(g, "EX1_185")
+    sb = minion(g, 0, "EX1_185")
+    assert sb.taunt and sb.atk == 5
+    assert minion(g, 0, VOIDWALKER).atk == 2 and minion(g, 0, CROC).atk == 2
+    g.silence(sb)
+    g.resolve()
+    assert minion(g, 0, VOIDWALKER).atk == 1
+
+
+@covers("EX1_312")
+def test_twisting_nether_destroys_all_minions():
+    g = warlock_game(hand=["EX1_312"], board=[YETI, CROC], enemy_board=["CS2_200"])
+    play(g, "EX1_312")
+    assert g.players[0].board == [] and g.players[1].board == []
+
+
+@covers("EX1_323", "EX1_323h", "EX1_323w", "EX1_tk33", "EX1_tk34")
+def test_lord_jaraxxus_replaces_the_hero():
+    g = warlock_game(hand=["EX1_323"], mana=10)
+    g.players[0].hero.health = 12
+    g.players[0].hero.armor = 3
+    play(g, "EX1_323")
+    p = g.players[0]
+    assert p.board == []  # he left the board; no minion died
+    assert p.hero.cdef.id == "EX1_323h" and (p.hero.health, p.hero.max_health, p.hero.armor) == (15, 15, 0)
+    assert p.weapon.cdef.id == "EX1_323w" and (p.weapon.atk, p.weapon.durability) == (3, 8)
+    assert p.hero.power.id == "EX1_tk33"
+    p.mana = 10
+    hero_power(g)  # a fresh INFERNO!, usable this turn
+    infernal = minion(g, 0, "EX1_tk34")
+    assert (infernal.atk, infernal.health) == (6, 6) and p.mana == 8
+    for _ in range(6):
+        g.summon(0, CROC)
+    end_turn(g)
+    end_turn(g)
+    assert not any(a.kind == HERO_POWER for a in g.legal_actions())  # a full board
+    g2 = warlock_game(hand=["EX1_323", "NEW1_003"], mana=10)
+    play(g2, "EX1_323")
+    g2.players[0].mana = 10
+    play(g2, "NEW1_003", g2.players[0].hero)  # Jaraxxus is a Demon: the Pact can kill him
+    assert g2.done and g2.winner == 1
