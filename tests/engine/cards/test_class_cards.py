@@ -802,3 +802,209 @@ def test_lord_jaraxxus_replaces_the_hero():
     g2.players[0].mana = 10
     play(g2, "NEW1_003", g2.players[0].hero)  # Jaraxxus is a Demon: the Pact can kill him
     assert g2.done and g2.winner == 1
+
+
+# ---------------------------------------------------------------- helper C: Paladin
+def paladin_game(**kw):
+    return make_game(classes=("PALADIN", "HUNTER"), **kw)
+
+
+def secret_ids(g, side):
+    return [c.cdef.id for c in g.players[side].secrets]
+
+
+@covers("EX1_130", "EX1_130a")
+def test_noble_sacrifice_summons_a_defender_that_takes_the_attack():
+    g = paladin_game(hand=["EX1_130"], board=[CROC], enemy_board=[YETI, RAPTOR])
+    play(g, "EX1_130")
+    end_turn(g)
+    attack(g, minion(g, 1, YETI), g.players[0].hero)
+    assert g.players[0].hero.health == 30 and secret_ids(g, 0) == []
+    assert "EX1_130a" not in board_ids(g, 0)  # the 2/1 Defender died in its place
+    assert minion(g, 1, YETI).health == 3  # it hit back for 2
+    attack(g, minion(g, 1, RAPTOR), g.players[0].hero)
+    assert g.players[0].hero.health == 27  # spent
+
+
+@covers("EX1_130")
+def test_noble_sacrifice_waits_with_a_full_board():
+    g = paladin_game(hand=["EX1_130"], board=[CROC] * 7, enemy_board=[YETI])
+    play(g, "EX1_130")
+    end_turn(g)
+    attack(g, minion(g, 1, YETI), g.players[0].hero)
+    assert g.players[0].hero.health == 26 and secret_ids(g, 0) == ["EX1_130"]
+
+
+@covers("EX1_136")
+def test_redemption_returns_a_dead_friendly_minion_with_one_health():
+    g = paladin_game(hand=["EX1_136"], board=[RAPTOR], enemy_board=[YETI])
+    play(g, "EX1_136")
+    end_turn(g)
+    attack(g, minion(g, 1, YETI), minion(g, 0, RAPTOR))
+    back = minion(g, 0, RAPTOR)
+    assert (back.atk, back.health, back.max_health) == (3, 1, 2) and secret_ids(g, 0) == []
+
+
+@covers("EX1_136")
+def test_redemption_ignores_enemy_deaths_and_my_own_turn():
+    g = paladin_game(hand=["EX1_136"], board=[YETI, RAPTOR], enemy_board=[WISP])
+    play(g, "EX1_136")
+    attack(g, minion(g, 0, RAPTOR), minion(g, 1, WISP))  # my turn: a secret sleeps
+    assert board_ids(g, 1) == [] and secret_ids(g, 0) == ["EX1_136"]
+    end_turn(g)
+    g.summon(1, WISP)
+    g.players[1].board[0].sick = False
+    attack(g, g.players[1].board[0], minion(g, 0, YETI))  # the enemy Wisp dies
+    assert secret_ids(g, 0) == ["EX1_136"] and board_ids(g, 1) == []
+
+
+@covers("EX1_379")
+def test_repentance_sets_a_played_enemy_minion_to_one_health():
+    g = paladin_game(hand=["EX1_379"], enemy_hand=[YETI])
+    play(g, "EX1_379")
+    end_turn(g)
+    g.summon(1, CROC)  # a summon that is not a play does not trigger it
+    assert secret_ids(g, 0) == ["EX1_379"]
+    play(g, YETI)
+    yeti = minion(g, 1, YETI)
+    assert (yeti.atk, yeti.health, yeti.max_health) == (4, 1, 1) and secret_ids(g, 0) == []
+
+
+@covers("EX1_619")
+def test_equality_sets_every_minion_to_one_health():
+    g = paladin_game(hand=["EX1_619"], board=[YETI], enemy_board=["CS2_200", CROC])
+    minion(g, 1, CROC).damage = 2
+    play(g, "EX1_619")
+    assert all(m.health == 1 and m.max_health == 1 for m in g.minions())
+    g.silence(minion(g, 0, YETI))
+    assert minion(g, 0, YETI).health == 5  # silence restores the printed Health
+
+
+@covers("EX1_360")
+def test_humility_sets_attack_to_one():
+    g = paladin_game(hand=["EX1_360"], enemy_board=["CS2_200"])
+    ogre = minion(g, 1, "CS2_200")
+    g.buff(ogre, 2)
+    play(g, "EX1_360", ogre)
+    assert ogre.atk == 1 and ogre.health == 7
+
+
+@covers("EX1_363")
+def test_blessing_of_wisdom_draws_for_its_caster_when_the_minion_attacks():
+    g = paladin_game(hand=["EX1_363", "EX1_363"], board=[CROC], enemy_board=[RAPTOR])
+    play(g, "EX1_363", minion(g, 0, CROC))
+    play(g, "EX1_363", minion(g, 1, RAPTOR))  # on an enemy: I draw when it attacks
+    deck0 = len(g.players[0].deck)
+    attack(g, minion(g, 0, CROC), g.players[1].hero)
+    assert len(g.players[0].deck) == deck0 - 1
+    end_turn(g)
+    deck0, deck1 = len(g.players[0].deck), len(g.players[1].deck)
+    attack(g, minion(g, 1, RAPTOR), g.players[0].hero)
+    assert (len(g.players[0].deck), len(g.players[1].deck)) == (deck0 - 1, deck1)
+
+
+@covers("EX1_371")
+def test_hand_of_protection_gives_divine_shield():
+    g = paladin_game(hand=["EX1_371"], board=[CROC])
+    play(g, "EX1_371", minion(g, 0, CROC))
+    assert minion(g, 0, CROC).divine_shield
+
+
+@covers("CS2_089")
+def test_holy_light_restores_six():
+    g = paladin_game(hand=["CS2_089"])
+    g.players[0].hero.health = 20
+    play(g, "CS2_089", g.players[0].hero)
+    assert g.players[0].hero.health == 26
+
+
+@covers("EX1_362")
+def test_argent_protector_shields_a_friendly_minion():
+    g = paladin_game(hand=["EX1_362"], board=[CROC], enemy_board=[RAPTOR])
+    i = find_hand(g, "EX1_362")
+    assert minion(g, 1, RAPTOR).uid not in {a.target for a in g.legal_actions() if a.index == i and a.kind == PLAY}
+    play(g, "EX1_362", minion(g, 0, CROC))
+    assert minion(g, 0, CROC).divine_shield and not minion(g, 0, "EX1_362").divine_shield
+
+
+@covers("EX1_349")
+def test_divine_favor_draws_up_to_the_opponent_s_hand_size():
+    g = paladin_game(hand=["EX1_349", CROC], enemy_hand=[CROC] * 5)
+    play(g, "EX1_349")
+    assert len(g.players[0].hand) == 5
+    g = paladin_game(hand=["EX1_349", CROC, CROC], enemy_hand=[CROC])
+    play(g, "EX1_349")
+    assert len(g.players[0].hand) == 2
+
+
+@covers("EX1_366")
+def test_sword_of_justice_buffs_each_summoned_minion_and_loses_durability():
+    g = paladin_game(hand=["EX1_366", CROC, RAPTOR], enemy_board=[WISP])
+    play(g, "EX1_366")
+    w = g.players[0].weapon
+    assert (w.atk, w.durability) == (1, 5)
+    play(g, CROC)
+    assert (minion(g, 0, CROC).atk, minion(g, 0, CROC).health) == (3, 4) and w.durability == 4
+    g.summon(1, WISP)  # not an enemy's
+    assert w.durability == 4
+    hero_power(g)  # a Silver Hand Recruit is summoned too
+    assert minion(g, 0, "CS2_101t").atk == 2 and w.durability == 3
+    w.durability = 1
+    play(g, RAPTOR)
+    assert g.players[0].weapon is None and minion(g, 0, RAPTOR).atk == 4
+
+
+@covers("CS2_088")
+def test_guardian_of_kings_restores_six_to_my_hero():
+    g = paladin_game(hand=["CS2_088"])
+    g.players[0].hero.health = 10
+    play(g, "CS2_088")
+    assert g.players[0].hero.health == 16 and minion(g, 0, "CS2_088").health == 6
+
+
+@covers("EX1_382")
+def test_aldor_peacekeeper_sets_an_enemy_minion_s_attack_to_one():
+    g = paladin_game(hand=["EX1_382"], board=[YETI], enemy_board=["CS2_200"])
+    i = find_hand(g, "EX1_382")
+    assert minion(g, 0, YETI).uid not in {a.target for a in g.legal_actions() if a.index == i}
+    play(g, "EX1_382", minion(g, 1, "CS2_200"))
+    assert minion(g, 1, "CS2_200").atk == 1
+
+
+@covers("EX1_355")
+def test_blessed_champion_doubles_attack():
+    g = paladin_game(hand=["EX1_355"], board=[YETI])
+    play(g, "EX1_355", minion(g, 0, YETI))
+    assert minion(g, 0, YETI).atk == 8
+
+
+@covers("EX1_365")
+def test_holy_wrath_deals_the_drawn_card_s_cost():
+    g = paladin_game(hand=["EX1_365"], enemy_board=["CS2_200"], deck=[YETI])
+    play(g, "EX1_365", g.players[1].hero)
+    assert g.players[1].hero.health == 26 and hand_ids(g) == [YETI]
+    g = paladin_game(hand=["EX1_365"], deck=[])
+    play(g, "EX1_365", g.players[1].hero)  # fatigue: nothing drawn, no damage
+    assert g.players[1].hero.health == 30 and g.players[0].hero.health == 29
+
+
+@covers("EX1_184")
+def test_righteousness_shields_all_my_minions():
+    g = paladin_game(hand=["EX1_184"], board=[CROC, YETI], enemy_board=[RAPTOR])
+    play(g, "EX1_184")
+    assert all(m.divine_shield for m in g.players[0].board)
+    assert not minion(g, 1, RAPTOR).divine_shield
+
+
+@covers("CS2_094")
+def test_hammer_of_wrath_deals_three_and_draws():
+    g = paladin_game(hand=["CS2_094"], enemy_board=[YETI])
+    play(g, "CS2_094", minion(g, 1, YETI))
+    assert minion(g, 1, YETI).health == 2 and len(g.players[0].hand) == 1
+
+
+@covers("CS2_087")
+def test_blessing_of_might_gives_three_attack():
+    g = paladin_game(hand=["CS2_087"], board=[CROC])
+    play(g, "CS2_087", minion(g, 0, CROC))
+    assert (minion(g, 0, CROC).atk, minion(g, 0, CROC).health) == (5, 3)
