@@ -2,6 +2,7 @@
 import pytest
 
 from workers.engine.actions import ATTACK, HERO_POWER, PLAY
+from workers.engine.entities import Card
 from workers.errors import IllegalActionError
 from ..scenario import attack, covers, end_turn, hero_power, make_game, minion, play
 
@@ -1008,3 +1009,211 @@ def test_blessing_of_might_gives_three_attack():
     g = paladin_game(hand=["CS2_087"], board=[CROC])
     play(g, "CS2_087", minion(g, 0, CROC))
     assert (minion(g, 0, CROC).atk, minion(g, 0, CROC).health) == (5, 3)
+
+
+# ---------------------------------------------------------------- helper C: Hunter
+def hunter_game(**kw):
+    return make_game(classes=("HUNTER", "PALADIN"), **kw)
+
+
+@covers("DS1_184")
+def test_tracking_draws_one_of_the_top_three_and_discards_the_others():
+    kept = set()
+    for seed in range(10):
+        g = hunter_game(hand=["DS1_184"], deck=[FOOTMAN, FOOTMAN, YETI, RAPTOR, CROC], seed=seed)
+        play(g, "DS1_184")
+        (card,) = g.player.hand
+        assert card.cdef.id in (YETI, RAPTOR, CROC)
+        assert [c.cdef.id for c in g.player.deck] == [FOOTMAN, FOOTMAN]
+        kept.add(card.cdef.id)
+    assert len(kept) > 1
+
+
+@covers("DS1_185")
+def test_arcane_shot_deals_two_plus_spell_damage():
+    g = hunter_game(hand=["DS1_185"], board=[KOBOLD])
+    play(g, "DS1_185", g.players[1].hero)
+    assert g.players[1].hero.health == 27
+
+
+@covers("EX1_549")
+def test_bestial_wrath_gives_a_beast_two_attack_and_immune_this_turn():
+    g = hunter_game(hand=["EX1_549"], board=[CROC, WISP], enemy_board=[YETI])
+    i = find_hand(g, "EX1_549")
+    assert {a.target for a in g.legal_actions() if a.index == i and a.kind == PLAY} == {minion(g, 0, CROC).uid}
+    croc = minion(g, 0, CROC)
+    play(g, "EX1_549", croc)
+    attack(g, croc, minion(g, 1, YETI))
+    assert croc.health == 3 and minion(g, 1, YETI).health == 1  # 4 dealt, none taken
+    end_turn(g)
+    assert croc.atk == 2 and not croc.immune
+    attack(g, minion(g, 1, YETI), croc)
+    assert board_ids(g, 0) == [WISP]
+
+
+@covers("CS2_084")
+def test_hunters_mark_sets_health_to_one():
+    g = hunter_game(hand=["CS2_084"], enemy_board=["CS2_200"])
+    play(g, "CS2_084", minion(g, 1, "CS2_200"))
+    ogre = minion(g, 1, "CS2_200")
+    assert (ogre.atk, ogre.health, ogre.max_health) == (6, 1, 1)
+
+
+@covers("EX1_533")
+def test_misdirection_sends_an_attack_on_my_hero_elsewhere():
+    outcomes = set()
+    for seed in range(12):
+        g = hunter_game(hand=["EX1_533"], board=[WISP], enemy_board=[RAPTOR, CROC], seed=seed)
+        play(g, "EX1_533")
+        end_turn(g)
+        attack(g, minion(g, 1, RAPTOR), g.players[0].hero)
+        assert g.players[0].hero.health == 30 and secret_ids(g, 0) == []
+        if WISP not in board_ids(g, 0):
+            outcomes.add("wisp")
+        elif g.players[1].hero.health == 27:
+            outcomes.add("enemy hero")
+        elif CROC not in board_ids(g, 1):
+            outcomes.add("croc")
+    assert outcomes == {"wisp", "enemy hero", "croc"}
+
+
+@covers("EX1_533")
+def test_misdirection_ignores_attacks_on_minions():
+    g = hunter_game(hand=["EX1_533"], board=[FOOTMAN], enemy_board=[RAPTOR])
+    play(g, "EX1_533")
+    end_turn(g)
+    attack(g, minion(g, 1, RAPTOR), minion(g, 0, FOOTMAN))
+    assert secret_ids(g, 0) == ["EX1_533"]
+
+
+@covers("EX1_544")
+def test_flare_removes_stealth_and_enemy_secrets_and_draws():
+    g = hunter_game(hand=["EX1_544"], board=["EX1_010"], enemy_board=["EX1_010"])
+    g.players[1].secrets.append(Card(g.new_uid(), g.library["EX1_130"]))
+    play(g, "EX1_544")
+    assert not any(m.stealth for m in g.minions())
+    assert g.players[1].secrets == [] and len(g.players[0].hand) == 1
+
+
+@covers("EX1_609")
+def test_snipe_deals_four_to_a_played_enemy_minion():
+    g = hunter_game(hand=["EX1_609"], enemy_hand=[YETI, YETI])
+    play(g, "EX1_609")
+    end_turn(g)
+    play(g, YETI)
+    assert minion(g, 1, YETI).health == 1 and secret_ids(g, 0) == []
+    play(g, YETI)
+    assert [m.health for m in g.players[1].board] == [1, 5]
+
+
+@covers("EX1_610")
+def test_explosive_trap_hits_all_enemies_when_my_hero_is_attacked():
+    g = hunter_game(hand=["EX1_610"], board=[FOOTMAN], enemy_board=[RAPTOR, YETI])
+    play(g, "EX1_610")
+    end_turn(g)
+    attack(g, minion(g, 1, YETI), minion(g, 0, FOOTMAN))
+    assert secret_ids(g, 0) == ["EX1_610"]  # a minion was attacked
+    attack(g, minion(g, 1, RAPTOR), g.players[0].hero)
+    assert g.players[1].hero.health == 28 and RAPTOR not in board_ids(g, 1)
+    assert g.players[0].hero.health == 30  # the Raptor died before its blow
+
+
+@covers("EX1_611")
+def test_freezing_trap_returns_the_attacker_costing_two_more():
+    g = hunter_game(hand=["EX1_611"], board=[FOOTMAN], enemy_board=[YETI])
+    play(g, "EX1_611")
+    end_turn(g)
+    attack(g, minion(g, 1, YETI), minion(g, 0, FOOTMAN))
+    assert g.players[1].board == [] and minion(g, 0, FOOTMAN).health == 2
+    card = g.players[1].hand[-1]
+    assert card.cdef.id == YETI and g.cost_of(1, card) == 6 and secret_ids(g, 0) == []
+
+
+@covers("EX1_539")
+def test_kill_command_deals_five_with_a_beast():
+    g = hunter_game(hand=["EX1_539", "EX1_539"])
+    play(g, "EX1_539", g.players[1].hero)
+    assert g.players[1].hero.health == 27
+    g.summon(0, CROC)
+    play(g, "EX1_539", g.players[1].hero)
+    assert g.players[1].hero.health == 22
+
+
+@covers("EX1_617")
+def test_deadly_shot_destroys_a_random_enemy_minion():
+    g = hunter_game(hand=["EX1_617"])
+    assert not can_play(g, "EX1_617")
+    victims = set()
+    for seed in range(8):
+        g = hunter_game(hand=["EX1_617"], board=[FOOTMAN], enemy_board=[YETI, CROC], seed=seed)
+        play(g, "EX1_617")
+        (left,) = board_ids(g, 1)
+        victims.add({YETI, CROC}.difference([left]).pop())
+        assert board_ids(g, 0) == [FOOTMAN]
+    assert victims == {YETI, CROC}
+
+
+@covers("DS1_070")
+def test_houndmaster_gives_a_beast_two_two_and_taunt():
+    g = hunter_game(hand=["DS1_070"], board=[CROC, FOOTMAN])
+    play(g, "DS1_070", minion(g, 0, CROC))
+    croc = minion(g, 0, CROC)
+    assert (croc.atk, croc.health, croc.taunt) == (4, 5, True)
+    i = None  # a non-Beast is no target
+    g = hunter_game(hand=["DS1_070"], board=[FOOTMAN])
+    i = find_hand(g, "DS1_070")
+    assert all(a.target == -1 for a in g.legal_actions() if a.index == i and a.kind == PLAY)
+
+
+@covers("DS1_183")
+def test_multi_shot_hits_two_random_enemy_minions():
+    g = hunter_game(hand=["DS1_183"], enemy_board=[YETI, YETI, YETI])
+    play(g, "DS1_183")
+    assert sorted(m.health for m in g.players[1].board) == [2, 2, 5]
+    g = hunter_game(hand=["DS1_183"], enemy_board=[YETI])  # one is enough (SabberStone)
+    play(g, "DS1_183")
+    assert minion(g, 1, YETI).health == 2
+    g = hunter_game(hand=["DS1_183"])
+    assert not can_play(g, "DS1_183")
+
+
+@covers("CS2_237")
+def test_starving_buzzard_draws_when_i_summon_a_beast():
+    g = hunter_game(hand=["CS2_237", CROC, FOOTMAN], board=[])
+    play(g, "CS2_237")
+    assert len(g.player.hand) == 2  # not for itself
+    play(g, CROC)
+    assert len(g.player.hand) == 2
+    play(g, FOOTMAN)
+    assert len(g.player.hand) == 1
+    g.summon(1, CROC)  # not the enemy's
+    assert len(g.player.hand) == 1
+
+
+@covers("EX1_537")
+def test_explosive_shot_deals_five_and_two_to_neighbours():
+    g = hunter_game(hand=["EX1_537"], enemy_board=[YETI, "CS2_200", YETI, CROC])
+    play(g, "EX1_537", minion(g, 1, "CS2_200"))
+    assert [m.health for m in g.players[1].board] == [3, 2, 3, 3]
+
+
+@covers("EX1_534", "EX1_534t")
+def test_savannah_highmane_leaves_two_hyenas():
+    g = hunter_game(hand=["EX1_312"], board=[CROC, "EX1_534", FOOTMAN])
+    g.destroy(minion(g, 0, "EX1_534"))
+    g.resolve()
+    assert board_ids(g, 0) == [CROC, "EX1_534t", "EX1_534t", FOOTMAN]
+    hyena = minion(g, 0, "EX1_534t")
+    assert (hyena.atk, hyena.health, hyena.race) == (2, 2, "BEAST")
+
+
+@covers("DS1_188")
+def test_gladiators_longbow_makes_the_hero_immune_while_attacking():
+    g = hunter_game(hand=["DS1_188"], enemy_board=["CS2_200"])
+    play(g, "DS1_188")
+    hero = g.players[0].hero
+    attack(g, hero, minion(g, 1, "CS2_200"))
+    assert hero.health == 30 and minion(g, 1, "CS2_200").health == 2 and not hero.immune
+    end_turn(g)
+    attack(g, minion(g, 1, "CS2_200"), hero)
+    assert hero.health == 24  # not Immune when attacked
