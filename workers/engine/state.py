@@ -399,7 +399,7 @@ class GameState:
                     return
                 if minion in p.board:
                     self.fire("summon", minion)
-                    if minion in p.board:
+                    if minion in p.board and self.players[1 - pi].secrets:
                         self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
             return
         if cdef.type == "SPELL":
@@ -455,6 +455,8 @@ class GameState:
         if self.done or not self.alive(attacker) or not self.alive(defender):
             if isinstance(attacker, Hero) or attacker in p.board:
                 attacker.attacks += 1
+            if attacker.immune and p.enchants:  # Gladiator's Longbow: only while attacking
+                self._end_enchants(("attacking",))
             return
         attacker.attacks += 1
         counter = defender.atk if not isinstance(defender, Hero) else 0  # read before the blows
@@ -464,6 +466,8 @@ class GameState:
                 self._hit(defender, attacker, counter, counter=True)
             if p.weapon is not None:
                 p.weapon.durability -= 1
+            if attacker.immune and p.enchants:  # Gladiator's Longbow: only while attacking
+                self._end_enchants(("attacking",))
         else:
             attacker.stealth = False
             self._hit(attacker, defender, attacker.atk)
@@ -879,7 +883,7 @@ class GameState:
         if self.fire("turn_end", pi):
             self.resolve()  # (as in attack: a no-op when no hook ran)
         if p.enchants or self.players[1 - pi].enchants:  # effects that end with this turn
-            self._end_enchants()
+            self._end_enchants(("overwhelm", "immune", "attacking"))
             self.resolve()
         if self.done:
             return
@@ -917,15 +921,16 @@ class GameState:
                 if kind == "wisdom" and uid == attacker.uid:
                     self.draw(side.index)
 
-    def _end_enchants(self) -> None:
-        """End of a turn: Power Overwhelming's minion dies, Immune from this turn ends."""
+    def _end_enchants(self, ending: tuple) -> None:
+        """End the effects of these kinds: at the end of a turn Power Overwhelming's minion dies
+        and Immune ends; after an attack, Immune while attacking ends."""
         for side in self.players:
             kept = []
             for kind, uid in side.enchants:
                 target = self.entity(uid)
                 if target is None:
                     continue  # gone from play: the effect is gone with it
-                if kind == "wisdom":
+                if kind not in ending:
                     kept.append((kind, uid))
                     continue
                 if kind == "overwhelm":

@@ -720,10 +720,4 @@ def gladiators_longbow(g, owner, me, attacker, defender):
     hero = g.players[owner].hero
     if attacker is hero:
         hero.immune = True
-        enchant(g, owner, "immune", hero)  # ends after the attack, or with the turn
-
-
-@trigger("DS1_188", "after_attack")
-def gladiators_longbow_done(g, owner, me, attacker, defender):
-    if attacker is g.players[owner].hero:
-        attacker.immune = False
+        enchant(g, owner, "attacking", hero)  # state.attack ends it after the blows
