@@ -188,7 +188,7 @@ class Player:
         "temp_mana", "fatigue", "cards_played", "minions_played", "spell_discount",
         "free_spells_turns", "turns", "drawn_this_turn", "used_mana", "pending_cards",
         "died_this_turn",
-        "enchants",  # ((kind, uid), ...) this player's effects on single characters, see GameState._end_enchants
+        "enchants",  # ((kind, uid), ...): this player's effects on one character each
     )
 
     def __init__(self, index: int, hero: Hero, deck: list[Card]):
@@ -212,7 +212,9 @@ class Player:
         self.turns = 0  # own turns started
         self.drawn_this_turn = 0  # cards drawn (burnt ones too) since the current turn started
         self.used_mana = 0  # mana spent in own current (or last) turn
-        self.enchants = ()  # ("wisdom"|"overwhelm"|"immune", uid): Blessing of Wisdom, Power Overwhelming, Immune this turn
+        # (kind, uid): "wisdom" (Blessing of Wisdom), "overwhelm" (Power Overwhelming), "immune"
+        # (this turn) and "attacking" (Gladiator's Longbow); see GameState._end_enchants.
+        self.enchants = ()
 
     def copy(self) -> "Player":
         new = _copy_player_fields(self)

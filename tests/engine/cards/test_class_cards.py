@@ -734,7 +734,11 @@ def test_summoning_portal_makes_my_minions_cost_two_less_but_not_below_one():
     hand = g.players[0].hand
     assert [g.cost_of(0, c) for c in hand] == [2, 1, 1, 3]
     assert g.cost_of(1, g.players[1].hand[0]) == 4  # not the enemy's
-    g.silence(minion(g, 0, "EX1_315"))
+    g.summon(0, "EX1_315")  # two Portals: 4 less, still not below (1)
+    assert [g.cost_of(0, c) for c in hand] == [1, 1, 1, 3]
+    assert g.cost_of(0, Card(0, g.library["CS2_200"])) == 2
+    for m in list(g.players[0].board):
+        g.silence(m)
     assert g.cost_of(0, hand[0]) == 4
 
 

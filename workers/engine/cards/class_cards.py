@@ -292,8 +292,10 @@ def pit_lord(g, owner, me, target):
 def summoning_portal(g, owner, me, player, card):
     if player != owner or card.cdef.type != "MINION":
         return 0
-    cost = card.cdef.cost + card.cost_mod  # 2 less, but a card is not pushed below (1)
-    return -min(2, max(0, cost - 1))
+    # 2 less each, but not below (1): several Portals share the reduction in board order.
+    portals = [m for m in g.players[owner].board if m.cdef.id == "EX1_315" and not m.silenced]
+    total = min(2 * len(portals), max(0, card.cdef.cost + card.cost_mod - 1))
+    return -min(2, max(0, total - 2 * portals.index(me)))
 
 
 @spell("EX1_320", target=CHARACTER)

@@ -8,7 +8,8 @@ UPGRADED_POWERS = {
     "CS2_049": "AT_132_SHAMAN", "CS2_056": "AT_132_WARLOCK", "CS2_083b": "AT_132_ROGUE",
     "CS2_101": "AT_132_PALADIN", "CS2_102": "AT_132_WARRIOR", "DS1h_292": "AT_132_HUNTER",
 }
-BASIC_TOTEMS = ("CS2_050", "CS2_051", "CS2_052", "NEW1_009")  # Searing, Stoneclaw, Wrath of Air, Healing
+# Searing, Stoneclaw, Wrath of Air and Healing Totem
+BASIC_TOTEMS = ("CS2_050", "CS2_051", "CS2_052", "NEW1_009")
 
 
 def _board_has_room(g, owner):
@@ -66,4 +67,5 @@ def heal(g, owner, hero, target):
 for _power in ("AT_132_SHAMAN", "AT_132_PALADIN"):
     requires(_power)(_board_has_room)
 define("AT_132_ROGUEt")  # Poisoned Dagger, 2/2
-define("CS2_050", "CS2_051", "CS2_052")  # the keyword-only Basic totems (Healing Totem: Shaman's cards)
+# The keyword-only Basic totems (Healing Totem's end-of-turn heal belongs with the Shaman cards).
+define("CS2_050", "CS2_051", "CS2_052")

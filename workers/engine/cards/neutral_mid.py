@@ -155,4 +155,5 @@ def coldlight_oracle(g, owner, me, target):
 @aura("EX1_062")  # Old Murk-Eye (Charge from the data)
 def old_murk_eye(g, owner, me):
     # By its text, every other Murloc on the battlefield; SabberStone counts its own side only.
-    me.aura_atk += sum(1 for m in g.minions(owner) + g.minions(1 - owner) if m is not me and _is(m, "MURLOC"))
+    me.aura_atk += sum(1 for m in g.minions(owner) + g.minions(1 - owner)
+                       if m is not me and _is(m, "MURLOC"))
