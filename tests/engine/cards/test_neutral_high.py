@@ -1,7 +1,7 @@
 """Tests of the high-cost neutral minions and the Rogue pool: each checks what the text says."""
 import pytest
 
-from workers.engine.actions import ATTACK, Action
+from workers.engine.actions import ATTACK
 from workers.errors import IllegalActionError
 from workers.engine.game import new_game
 from ..scenario import (attack, covers, end_turn, find_card, hero_power, library, make_game, minion,
@@ -644,7 +644,7 @@ def powered(power_id, **kw):
 
 @covers("AT_132_WARRIOR", "AT_132_SHAMAN", "AT_132_ROGUE", "AT_132_ROGUEt", "AT_132_PALADIN",
         "AT_132_HUNTER", "AT_132_DRUID", "AT_132_WARLOCK", "AT_132_MAGE", "AT_132_PRIEST",
-        "CS2_050", "CS2_051", "CS2_052")
+        "CS2_050", "CS2_051", "CS2_052", "NEW1_009")
 def test_upgraded_hero_powers_do_what_they_say():
     g = powered("AT_132_WARRIOR")
     hero_power(g)
@@ -682,3 +682,14 @@ def test_upgraded_hero_powers_do_what_they_say():
     g.players[0].hero.health = 20
     hero_power(g, g.players[0].hero)
     assert g.players[0].hero.health == 24
+
+
+@covers("NEW1_009")
+def test_healing_totem_restores_one_to_each_friendly_minion_at_my_end_of_turn():
+    g = make_game(board=["NEW1_009", YETI], enemy_board=[OGRE])
+    minion(g, 0, YETI).damage = 3
+    minion(g, 1, OGRE).damage = 3
+    end_turn(g)
+    assert minion(g, 0, YETI).health == 3 and minion(g, 1, OGRE).health == 4
+    end_turn(g)  # not at the end of the enemy's turn
+    assert minion(g, 0, YETI).health == 3

@@ -1,13 +1,11 @@
 """The upgraded Basic hero powers Baku the Mooneater gives (SabberStone's Justicar Trueheart
 table: each class's Basic power and its upgrade)."""
-from ..cardspec import CHARACTER, define, hero_power, requires
+from ..cardspec import CHARACTER, define, hero_power, requires, trigger
+from ..game import HEROES
 from ..state import MAX_BOARD
 
-UPGRADED_POWERS = {
-    "CS1h_001": "AT_132_PRIEST", "CS2_017": "AT_132_DRUID", "CS2_034": "AT_132_MAGE",
-    "CS2_049": "AT_132_SHAMAN", "CS2_056": "AT_132_WARLOCK", "CS2_083b": "AT_132_ROGUE",
-    "CS2_101": "AT_132_PALADIN", "CS2_102": "AT_132_WARRIOR", "DS1h_292": "AT_132_HUNTER",
-}
+# Each class's Basic hero power -> its upgrade, AT_132_<CLASS> (Poisoned Daggers, Ballista Shot...).
+UPGRADED_POWERS = {power: f"AT_132_{hero_class}" for hero_class, (_, power) in HEROES.items()}
 # Searing, Stoneclaw, Wrath of Air and Healing Totem
 BASIC_TOTEMS = ("CS2_050", "CS2_051", "CS2_052", "NEW1_009")
 
@@ -67,5 +65,12 @@ def heal(g, owner, hero, target):
 for _power in ("AT_132_SHAMAN", "AT_132_PALADIN"):
     requires(_power)(_board_has_room)
 define("AT_132_ROGUEt")  # Poisoned Dagger, 2/2
-# The keyword-only Basic totems (Healing Totem's end-of-turn heal belongs with the Shaman cards).
-define("CS2_050", "CS2_051", "CS2_052")
+define("CS2_050", "CS2_051", "CS2_052")  # the keyword-only Basic totems
+
+
+# Also the Shaman's Totemic Call's token: whoever merges the Shaman cards keeps one registration.
+@trigger("NEW1_009", "turn_end")  # Healing Totem
+def healing_totem(g, owner, me, player):
+    if player == owner:
+        for m in g.players[owner].board:
+            g.heal(m, 1)
