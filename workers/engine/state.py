@@ -65,6 +65,7 @@ class GameState:
                 h.health, h.armor, h.turn_atk, h.attacks, h.frozen, h.power_uses, p.mana,
                 p.max_mana, p.cards_played, p.minions_played, p.spell_discount, p.fatigue,
                 p.free_spells_turns, len(p.deck), p.pending_cards, p.died_this_turn,
+                self._enchant_keys(p) if p.enchants else (),
                 (w.cdef.id, w.atk, w.durability) if w else None,
                 tuple([c.key for c in hand]),
                 tuple([c.cdef.id for c in p.secrets]) if p.secrets else (),
@@ -913,6 +914,16 @@ class GameState:
             self.winner = -1
             return
         self.start_turn()
+
+    def _enchant_keys(self, p: Player) -> tuple:
+        """p.enchants for state_hash: each kind with its minion's order of play (as the minions
+        are hashed, no entity ids); 0 for a hero."""
+        keys = []
+        for kind, uid in p.enchants:
+            target = self.entity(uid)
+            if target is not None:
+                keys.append((kind, target.order if isinstance(target, Minion) else 0))
+        return tuple(keys)
 
     def _enchant_attack(self, attacker) -> None:
         """Blessing of Wisdom: its caster draws when the blessed minion attacks."""

@@ -1221,3 +1221,14 @@ def test_gladiators_longbow_makes_the_hero_immune_while_attacking():
     end_turn(g)
     attack(g, minion(g, 1, "CS2_200"), hero)
     assert hero.health == 24  # not Immune when attacked
+
+
+@covers("EX1_363")
+def test_blessing_of_wisdom_on_another_minion_makes_another_state():
+    """The planner tells states apart by their hash: which minion is blessed must count."""
+    hashes = set()
+    for i in range(2):
+        g = make_game(hand=["EX1_363"], board=[CROC, CROC], classes=("PALADIN", "HUNTER"))
+        play(g, "EX1_363", g.players[0].board[i])
+        hashes.add(g.state_hash())
+    assert len(hashes) == 2
