@@ -256,6 +256,7 @@ def felguard(g, owner, me, target):
 
 @spell("EX1_317")
 def sense_demons(g, owner, card, target):
+    # The Worthless Imp is the card's text; SabberStone only draws (its Imp is a TODO).
     for _ in range(2):
         if draw_from_deck(g, owner, _is_demon_card) is None and \
                 not any(_is_demon_card(c.cdef) for c in g.players[owner].deck):
