@@ -125,7 +125,8 @@ _ENTRY_POINTS = {
 def cards_entering_play():
     """The ids of the cards that enter play while the block runs: played from a hand (with the
     chosen option of a Choose One card), summoned (a scenario's board included), equipped,
-    transformed into, used as a hero power, or a hero of a game that starts a turn."""
+    transformed into, used as a hero power, a hero of a game that starts a turn, or a Start of
+    Game card in its deck."""
     seen: set[str] = set()
 
     def record(card) -> None:
@@ -150,6 +151,9 @@ def cards_entering_play():
         def watched_start(g, *args, **kwargs):
             for p in g.players:
                 record(p.hero.cdef)
+                for card in p.deck + p.hand:  # Start of Game cards: their text ran at game start
+                    if card.cdef.script.game_start is not None:
+                        record(card.cdef)
             return start_turn(g, *args, **kwargs)
         GameState.start_turn = watched_start
         yield seen

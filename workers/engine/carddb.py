@@ -39,6 +39,9 @@ KEYWORD_TAGS = {
 }
 SPELLPOWER_TAG = 192
 OVERLOAD_TAG = 215
+# Cards of other sets that Classic cards create: Baku the Mooneater's upgraded hero powers.
+EXTRA_CARDS = frozenset({f"AT_132_{c}" for c in ("WARRIOR", "SHAMAN", "ROGUE", "PALADIN", "HUNTER",
+                                                 "DRUID", "WARLOCK", "MAGE", "PRIEST")} | {"AT_132_ROGUEt"})
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ def data_version() -> str:
 
 def cache_path() -> Path:
     root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
-    return root / f"cards-{data_version()}-v7.json"
+    return root / f"cards-{data_version()}-v8.json"
 
 
 def _parse_package() -> list[dict]:
@@ -85,7 +88,8 @@ def _parse_package() -> list[dict]:
         db, _ = cardxml.load()
     rows = []
     for card in db.values():
-        if int(card.card_set) not in (CORE_SET, EXPERT1_SET, HALL_OF_FAME_SET):
+        if int(card.card_set) not in (CORE_SET, EXPERT1_SET, HALL_OF_FAME_SET) and \
+                card.id not in EXTRA_CARDS:
             continue
         tags = {int(tag): value for tag, value in card.tags.items()}
         rows.append({
@@ -98,7 +102,7 @@ def _parse_package() -> list[dict]:
             "spell_damage": tags.get(SPELLPOWER_TAG, 0),
             "keywords": sorted(name for tag, name in KEYWORD_TAGS.items() if tags.get(tag)),
             "collectible": bool(card.collectible), "text": card.description or "",
-            "card_set": SET_NAMES[int(card.card_set)],
+            "card_set": SET_NAMES.get(int(card.card_set), getattr(card.card_set, "name", "OTHER")),
             "overload": tags.get(OVERLOAD_TAG, 0),
         })
     return rows

@@ -64,6 +64,7 @@ class Script:
     cost_aura: Callable | None = None
     requires: Callable | None = None
     choose_one: tuple | None = None  # Choose One: the card ids of options 1 and 2
+    game_start: Callable | None = None  # game_start(g, owner): a Start of Game card in the deck
 
     @property
     def events(self) -> frozenset:

@@ -42,6 +42,7 @@ class Minion:
         "windfury", "charge", "frozen", "silenced", "cant_attack", "spell_damage", "attacks",
         "sick", "destroyed", "deathrattles", "aura_charge", "aura_windfury", "counter",
         "poisonous", "stealth_until_next_turn", "destroy_at_start_of",
+        "immune",  # Immune (Bestial Wrath): takes no damage; cleared via Player.enchants
     )
 
     def __init__(self, uid: int, cdef: CardDef, owner: int, order: int):
@@ -77,6 +78,7 @@ class Minion:
         self.aura_windfury = False
         self.counter = 0  # per-minion scratch value some cards need (e.g. Millhouse's turn)
         self.destroy_at_start_of = -1  # player whose next turn start destroys it (Nightmare); silence clears
+        self.immune = False
 
     # copy() is generated from __slots__ below the class.
 
@@ -141,7 +143,8 @@ class Weapon:
 
 class Hero:
     __slots__ = ("uid", "cdef", "owner", "health", "max_health", "armor", "turn_atk", "attacks",
-                 "frozen", "power", "power_uses", "destroyed")
+                 "frozen", "power", "power_uses", "destroyed",
+                 "immune")  # Immune (Gladiator's Longbow while attacking)
 
     def __init__(self, uid: int, cdef: CardDef, owner: int, power: CardDef):
         self.uid = uid
@@ -158,6 +161,7 @@ class Hero:
         # Marked dead: by lethal damage (a later heal is too late) or by a poisonous minion it
         # attacked (SabberStone), whatever its Health then.
         self.destroyed = False
+        self.immune = False
 
     # copy() is generated from __slots__ below the class.
 
@@ -184,6 +188,7 @@ class Player:
         "temp_mana", "fatigue", "cards_played", "minions_played", "spell_discount",
         "free_spells_turns", "turns", "drawn_this_turn", "used_mana", "pending_cards",
         "died_this_turn", "overload_owed", "overload_locked",
+        "enchants",  # ((kind, uid), ...): this player's effects on one character each
     )
 
     def __init__(self, index: int, hero: Hero, deck: list[Card]):
@@ -209,6 +214,9 @@ class Player:
         self.used_mana = 0  # mana spent in own current (or last) turn
         self.overload_owed = 0  # Overload of cards played this turn, locked next turn
         self.overload_locked = 0  # mana locked this turn by last turn's Overload
+        # (kind, uid): "wisdom" (Blessing of Wisdom), "overwhelm" (Power Overwhelming), "immune"
+        # (this turn) and "attacking" (Gladiator's Longbow); see GameState._end_enchants.
+        self.enchants = ()
 
     def copy(self) -> "Player":
         new = _copy_player_fields(self)

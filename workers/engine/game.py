@@ -42,6 +42,9 @@ def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],
         cards = [Card(g.new_uid(), library[card_id]) for card_id in deck]
         g.shuffle(cards)  # once, at game start; draws take the top (the list's end)
         g.players.append(Player(index, hero, cards))
+    for p in g.players:  # "Start of Game" cards in a deck (Baku, Genn), before the opening hands
+        for hook in dict.fromkeys(c.cdef.script.game_start for c in p.deck if c.cdef.script.game_start):
+            hook(g, p.index)
     for index, count in ((0, 3), (1, 4)):
         _opening_hand(g, g.players[index], count, mulligan)
     g.give(1, THE_COIN)

@@ -34,7 +34,8 @@ _uid = attrgetter("uid")
 class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
                  "random_events", "library", "auras_live",
-                 "marks")  # ((player, kind, value), ...): a player's effects (see mark)
+                 "marks",  # ((player, kind, value), ...): a player's effects (see mark)
+                 "proposed_defender")  # set during an attack only (redirecting secrets), never copied
 
     # ------------------------------------------------------------------ copying and identity
     def copy(self) -> "GameState":
@@ -70,6 +71,7 @@ class GameState:
                 h.health, h.armor, h.turn_atk, h.attacks, h.frozen, h.power_uses, p.mana,
                 p.max_mana, p.cards_played, p.minions_played, p.spell_discount, p.fatigue,
                 p.free_spells_turns, len(p.deck), p.pending_cards, p.died_this_turn,
+                self._enchant_keys(p) if p.enchants else (),
                 (w.cdef.id, w.atk, w.durability) if w else None,
                 tuple([c.key for c in hand]),
                 tuple([c.cdef.id for c in p.secrets]) if p.secrets else (),
@@ -442,6 +444,8 @@ class GameState:
                     if self.players[1 - pi].secrets:
                         self.fire_secrets("play_minion", minion)  # Mirror Entity
                     self.fire("summon", minion)
+                    if minion in p.board and self.players[1 - pi].secrets:
+                        self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
             return
         if cdef.type == "SPELL":
             if self.marks and cdef.is_secret:
@@ -498,10 +502,16 @@ class GameState:
         p = self.players[pi]
         # SabberStone processes no deaths between "when ... attacks" triggers and the blows: a
         # fighter they doomed cancels the attack, the rest waits until after the fight.
-        self.fire("attack", attacker, defender)
+        self.proposed_defender = defender  # Misdirection, Noble Sacrifice may change it
+        if self.fire("attack", attacker, defender):
+            defender = self.proposed_defender
+        if p.enchants or self.players[1 - pi].enchants:  # Blessing of Wisdom
+            self._enchant_attack(attacker)
         if self.done or not self.alive(attacker) or not self.alive(defender):
             if isinstance(attacker, Hero) or attacker in p.board:
                 attacker.attacks += 1
+            if attacker.immune and p.enchants:  # Gladiator's Longbow: only while attacking
+                self._end_enchants(("attacking",))
             return
         attacker.attacks += 1
         counter = defender.atk if not isinstance(defender, Hero) else 0  # read before the blows
@@ -514,6 +524,8 @@ class GameState:
                     p.weapon.atk -= 1  # it costs Attack instead of Durability
                 else:
                     p.weapon.durability -= 1
+            if attacker.immune and p.enchants:  # Gladiator's Longbow: only while attacking
+                self._end_enchants(("attacking",))
         else:
             attacker.stealth = False
             self._hit(attacker, defender, attacker.atk)
@@ -535,7 +547,7 @@ class GameState:
     # ------------------------------------------------------------------ effects
     def damage(self, source, target, amount: int) -> int:
         """Deal damage (divine shield and armour absorb first); returns the damage taken."""
-        if amount <= 0:
+        if amount <= 0 or target.immune:
             return 0
         if isinstance(target, Hero):
             if self.marks and self.marked(target.owner, "immune"):
@@ -623,6 +635,10 @@ class GameState:
         minion.destroy_at_start_of = -1
         minion.spell_damage = 0
         minion.deathrattles = ()
+        minion.immune = False
+        for side in self.players:  # its Blessing of Wisdom / Power Overwhelming go too
+            if side.enchants:
+                side.enchants = tuple(e for e in side.enchants if e[1] != minion.uid)
 
     def transform(self, minion: Minion, card_id: str) -> Minion:
         """Replace a minion with a fresh one of another card, in place. As in SabberStone, it
@@ -936,6 +952,8 @@ class GameState:
                 for owner, me, hooks in listeners:
                     for hook in hooks:
                         hook(self, owner, me, m, position)
+                if self.players[1 - self.current].secrets:  # secrets on a death (Redemption)
+                    self.fire("died", m, position)
                 for fn in m.deathrattles:
                     fn(self, m.owner, m, position)
 
@@ -993,6 +1011,9 @@ class GameState:
         p = self.players[pi]
         if self.fire("turn_end", pi):
             self.resolve()  # (as in attack: a no-op when no hook ran)
+        if p.enchants or self.players[1 - pi].enchants:  # effects that end with this turn
+            self._end_enchants(("overwhelm", "immune", "attacking"))
+            self.resolve()
         if self.done:
             return
         if self.marks:  # this turn's effects end; Shadow Madness gives its minions back
@@ -1026,6 +1047,41 @@ class GameState:
             self.winner = -1
             return
         self.start_turn()
+
+    def _enchant_keys(self, p: Player) -> tuple:
+        """p.enchants for state_hash: each kind with its minion's order of play (as the minions
+        are hashed, no entity ids); 0 for a hero."""
+        keys = []
+        for kind, uid in p.enchants:
+            target = self.entity(uid)
+            if target is not None:
+                keys.append((kind, target.order if isinstance(target, Minion) else 0))
+        return tuple(keys)
+
+    def _enchant_attack(self, attacker) -> None:
+        """Blessing of Wisdom: its caster draws when the blessed minion attacks."""
+        for side in self.players:
+            for kind, uid in side.enchants:
+                if kind == "wisdom" and uid == attacker.uid:
+                    self.draw(side.index)
+
+    def _end_enchants(self, ending: tuple) -> None:
+        """End the effects of these kinds: at the end of a turn Power Overwhelming's minion dies
+        and Immune ends; after an attack, Immune while attacking ends."""
+        for side in self.players:
+            kept = []
+            for kind, uid in side.enchants:
+                target = self.entity(uid)
+                if target is None:
+                    continue  # gone from play: the effect is gone with it
+                if kind not in ending:
+                    kept.append((kind, uid))
+                    continue
+                if kind == "overwhelm":
+                    target.destroyed = True
+                else:
+                    target.immune = False
+            side.enchants = tuple(kept)
 
     # ------------------------------------------------------------------ results
     def result(self, player: int) -> int:

@@ -1,9 +1,11 @@
 """Tests of the high-cost neutral minions and the Rogue pool: each checks what the text says."""
 import pytest
 
-from workers.engine.actions import ATTACK, Action
+from workers.engine.actions import ATTACK
 from workers.errors import IllegalActionError
-from ..scenario import attack, covers, end_turn, find_card, make_game, minion, play
+from workers.engine.game import new_game
+from ..scenario import (attack, covers, end_turn, find_card, hero_power, library, make_game, minion,
+                        play)
 
 CROC, RAPTOR, WISP = "CS2_120", "CS2_172", "CS2_231"  # 2/3, 3/2, 1/1
 YETI, OGRE = "CS2_182", "CS2_200"  # 4/5, 6/7
@@ -464,3 +466,234 @@ def test_sea_giant_costs_one_less_per_other_minion():
     assert g.cost_of(0, g.player.hand[0]) == 0  # never below (0)
     with pytest.raises(IllegalActionError):
         play(g, "EX1_586")  # the board is full
+
+
+# ------------------------------------------------------------------ helper C: neutral legendaries
+def hand_ids(g, side):
+    return [c.cdef.id for c in g.players[side].hand]
+
+
+@covers("PRO_001")
+def test_elite_tauren_chieftain_gives_both_players_a_power_chord():
+    chords = {"PRO_001a", "PRO_001b", "PRO_001c"}
+    seen = set()
+    for seed in range(10):
+        g = make_game(hand=["PRO_001"], seed=seed)
+        play(g, "PRO_001")
+        (mine,) = hand_ids(g, 0)
+        theirs = hand_ids(g, 1)[-1]
+        assert {mine, theirs} <= chords
+        seen |= {mine, theirs}
+    assert seen == chords
+
+
+@covers("PRO_001a", "PRO_001b", "PRO_001c", "PRO_001at")
+def test_power_chords_do_what_they_say():
+    counts = set()
+    for seed in range(12):
+        g = make_game(hand=["PRO_001a"], seed=seed)
+        play(g, "PRO_001a")
+        assert {m.cdef.id for m in g.players[0].board} == {"PRO_001at"}
+        assert all((m.atk, m.health) == (1, 1) for m in g.players[0].board)
+        counts.add(len(g.players[0].board))
+    assert counts == {3, 4, 5}
+    g = make_game(hand=["PRO_001b"], enemy_board=[YETI])
+    play(g, "PRO_001b", minion(g, 1, YETI))
+    assert minion(g, 1, YETI).health == 1 and len(g.players[0].hand) == 1
+    warriors = set()
+    for seed in range(20):
+        g = make_game(hand=["PRO_001c"], seed=seed)
+        play(g, "PRO_001c")
+        warriors.add(g.players[0].board[0].cdef.id)
+    assert warriors == {"CS2_121", "EX1_021", "EX1_023", "EX1_110", "EX1_390", "CS2_179"}
+
+
+@covers("EX1_016")
+def test_sylvanas_takes_a_random_enemy_minion_when_she_dies():
+    g = make_game(board=["EX1_016"], enemy_board=[CROC, YETI])
+    g.destroy(minion(g, 0, "EX1_016"))
+    g.resolve()
+    assert len(g.players[0].board) == 1 and len(g.players[1].board) == 1
+    taken = set()
+    for seed in range(8):
+        g = make_game(board=["EX1_016"], enemy_board=[CROC, YETI], seed=seed)
+        g.destroy(minion(g, 0, "EX1_016"))
+        g.resolve()
+        taken.add(g.players[0].board[0].cdef.id)
+    assert taken == {CROC, YETI}
+    g = make_game(board=["EX1_016"])  # nothing to take
+    g.silence(minion(g, 0, "EX1_016"))
+    g.summon(1, CROC)
+    g.destroy(minion(g, 0, "EX1_016"))
+    g.resolve()
+    assert g.players[0].board == [] and len(g.players[1].board) == 1  # silenced: no deathrattle
+
+
+@covers("EX1_298")
+def test_ragnaros_cannot_attack_and_hits_a_random_enemy_for_eight():
+    g = make_game(board=["EX1_298"], enemy_board=[OGRE])
+    rag = minion(g, 0, "EX1_298")
+    assert not attack_targets(g, rag)
+    hits = set()
+    for seed in range(10):
+        g = make_game(board=["EX1_298"], enemy_board=[OGRE], seed=seed)
+        end_turn(g)
+        hits.add("hero" if g.players[1].hero.health == 22 else "ogre")
+        assert g.players[1].hero.health == 22 or not g.players[1].board
+        health = g.players[1].hero.health
+        end_turn(g)  # nothing at the end of the enemy's turn
+        assert g.players[1].hero.health == health
+    assert hits == {"hero", "ogre"}
+
+
+@covers("EX1_112", "Mekka1", "Mekka2", "Mekka3", "Mekka4")
+def test_gelbin_summons_a_random_invention():
+    seen = set()
+    for seed in range(16):
+        g = make_game(hand=["EX1_112"], seed=seed)
+        play(g, "EX1_112")
+        assert [m.cdef.id for m in g.players[0].board][0] == "EX1_112"
+        seen.add(g.players[0].board[1].cdef.id)
+    assert seen == {"Mekka1", "Mekka2", "Mekka3", "Mekka4"}
+
+
+def test_homing_chicken_dies_and_draws_three_at_my_turn_start():
+    g = make_game(board=["Mekka1"])
+    end_turn(g)
+    assert g.players[0].board[0].cdef.id == "Mekka1"
+    hand = len(g.players[0].hand)
+    end_turn(g)
+    assert g.players[0].board == [] and len(g.players[0].hand) == hand + 4  # 3 + the turn's draw
+
+
+def test_repair_bot_heals_a_damaged_character_by_six():
+    g = make_game(board=["Mekka2"], enemy_board=[OGRE])
+    g.players[0].hero.health = 20
+    end_turn(g)
+    assert g.players[0].hero.health == 26
+    g.players[0].hero.health = 30
+    minion(g, 1, OGRE).damage = 3
+    end_turn(g)
+    end_turn(g)
+    assert minion(g, 1, OGRE).health == 7  # the only damaged character
+
+
+def test_emboldener_gives_a_random_minion_one_one():
+    g = make_game(board=["Mekka3"], enemy_board=[CROC])
+    end_turn(g)
+    stats = sorted((m.atk, m.health) for m in g.minions())
+    assert stats in ([(0, 4), (3, 4)], [(1, 5), (2, 3)])
+
+
+@covers("Mekka4t")
+def test_poultryizer_turns_a_random_minion_into_a_chicken_at_my_turn_start():
+    g = make_game(board=["Mekka4"], enemy_board=[OGRE])
+    end_turn(g)
+    end_turn(g)
+    ids = sorted(m.cdef.id for m in g.minions())
+    assert "Mekka4t" in ids and len(ids) == 2
+    chicken = next(m for m in g.minions() if m.cdef.id == "Mekka4t")
+    assert (chicken.atk, chicken.health, chicken.race) == (1, 1, "BEAST")
+
+
+@covers("EX1_620")
+def test_molten_giant_costs_one_less_per_damage_my_hero_took():
+    g = make_game(hand=["EX1_620"])
+    card = g.players[0].hand[0]
+    assert g.cost_of(0, card) == 20
+    g.players[0].hero.health = 12
+    assert g.cost_of(0, card) == 2
+    g.players[0].hero.health = 5
+    assert g.cost_of(0, card) == 0
+    play(g, "EX1_620")
+    assert minion(g, 0, "EX1_620").health == 8
+
+
+def start(deck, hero_class, seed=3):
+    """A real game start with `deck` for player 0 (Start of Game effects run in new_game)."""
+    lib = library()
+    return new_game(lib, [deck, [CROC] * 30], [hero_class, "HUNTER"], seed)
+
+
+@covers("GIL_692")
+def test_genn_greymane_makes_the_starting_hero_power_cost_one_with_an_even_deck():
+    g = start(["GIL_692"] + [CROC] * 29, "PALADIN")  # costs 6 and 2
+    power = g.players[0].hero.power
+    assert power.id == "CS2_101" and power.cost == 1
+    assert g.players[1].hero.power.cost == 2
+    g = start(["GIL_692"] + [CROC] * 28 + [WISP], "PALADIN")  # 0 is even too
+    assert g.players[0].hero.power.cost == 1
+    g = start(["GIL_692"] + [CROC] * 28 + ["CS2_168"], "PALADIN")  # one odd card
+    assert g.players[0].hero.power.cost == 2
+    g = start([CROC] * 30, "PALADIN")  # no Genn
+    assert g.players[0].hero.power.cost == 2
+
+
+@covers("GIL_826")
+@pytest.mark.parametrize("hero_class,upgraded", [
+    ("ROGUE", "AT_132_ROGUE"), ("HUNTER", "AT_132_HUNTER"), ("PALADIN", "AT_132_PALADIN"),
+    ("WARLOCK", "AT_132_WARLOCK"), ("WARRIOR", "AT_132_WARRIOR"), ("MAGE", "AT_132_MAGE"),
+    ("PRIEST", "AT_132_PRIEST"), ("DRUID", "AT_132_DRUID"), ("SHAMAN", "AT_132_SHAMAN")])
+def test_baku_upgrades_the_hero_power_with_an_odd_deck(hero_class, upgraded):
+    odd = ["GIL_826"] + ["CS2_168"] * 29  # costs 9 and 1
+    assert start(odd, hero_class).players[0].hero.power.id == upgraded
+    assert start(odd[:-1] + [CROC], hero_class).players[0].hero.power.id != upgraded
+
+
+def powered(power_id, **kw):
+    g = make_game(**kw)
+    g.players[0].hero.power = g.library[power_id]
+    return g
+
+
+@covers("AT_132_WARRIOR", "AT_132_SHAMAN", "AT_132_ROGUE", "AT_132_ROGUEt", "AT_132_PALADIN",
+        "AT_132_HUNTER", "AT_132_DRUID", "AT_132_WARLOCK", "AT_132_MAGE", "AT_132_PRIEST",
+        "CS2_050", "CS2_051", "CS2_052", "NEW1_009")
+def test_upgraded_hero_powers_do_what_they_say():
+    g = powered("AT_132_WARRIOR")
+    hero_power(g)
+    assert g.players[0].hero.armor == 4 and g.players[0].mana == 8
+    totems = set()
+    for seed in range(12):
+        g = powered("AT_132_SHAMAN", seed=seed)
+        hero_power(g)
+        (totem,) = g.players[0].board
+        totems.add(totem.cdef.id)
+    assert totems == {"CS2_050", "CS2_051", "CS2_052", "NEW1_009"}
+    g = powered("AT_132_ROGUE")
+    hero_power(g)
+    w = g.players[0].weapon
+    assert w.cdef.id == "AT_132_ROGUEt" and (w.atk, w.durability) == (2, 2)
+    g = powered("AT_132_PALADIN")
+    hero_power(g)
+    assert [m.cdef.id for m in g.players[0].board] == ["CS2_101t", "CS2_101t"]
+    g = powered("AT_132_HUNTER")
+    hero_power(g)
+    assert g.players[1].hero.health == 27
+    g = powered("AT_132_DRUID", enemy_board=[OGRE])
+    hero_power(g)
+    hero = g.players[0].hero
+    assert hero.armor == 2
+    attack(g, hero, g.players[1].hero)
+    assert g.players[1].hero.health == 28
+    g = powered("AT_132_WARLOCK")
+    hero_power(g)
+    assert len(g.players[0].hand) == 1 and g.players[0].hero.health == 30
+    g = powered("AT_132_MAGE", enemy_board=[CROC])
+    hero_power(g, minion(g, 1, CROC))
+    assert minion(g, 1, CROC).health == 1
+    g = powered("AT_132_PRIEST")
+    g.players[0].hero.health = 20
+    hero_power(g, g.players[0].hero)
+    assert g.players[0].hero.health == 24
+
+
+@covers("NEW1_009")
+def test_healing_totem_restores_one_to_each_friendly_minion_at_my_end_of_turn():
+    g = make_game(board=["NEW1_009", YETI], enemy_board=[OGRE])
+    minion(g, 0, YETI).damage = 3
+    minion(g, 1, OGRE).damage = 3
+    end_turn(g)
+    assert minion(g, 0, YETI).health == 3 and minion(g, 1, OGRE).health == 4
+    end_turn(g)  # not at the end of the enemy's turn
+    assert minion(g, 0, YETI).health == 3

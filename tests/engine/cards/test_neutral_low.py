@@ -439,3 +439,15 @@ def test_millhouse_makes_enemy_spells_free_next_turn_only():
     end_turn(g)
     end_turn(g)
     assert g.cost_of(1, fireball) == 4
+
+
+@covers("NEW1_016")
+def test_captains_parrot_draws_a_pirate_from_the_deck():
+    corsair = "NEW1_025"  # Bloodsail Corsair, a Pirate
+    g = make_game(hand=["NEW1_016"], deck=[corsair, CROC, CROC])
+    play(g, "NEW1_016")
+    assert [c.cdef.id for c in g.player.hand] == [corsair]
+    assert [c.cdef.id for c in g.player.deck] == [CROC, CROC]
+    g = make_game(hand=["NEW1_016"], deck=[CROC, CROC])  # no Pirate: nothing
+    play(g, "NEW1_016")
+    assert g.player.hand == [] and len(g.player.deck) == 2

@@ -414,3 +414,29 @@ def test_demolisher_hits_different_enemies_across_seeds():
         end_turn(g)
         hit.add("hero" if g.players[1].hero.damage else "yeti")
     assert hit == {"hero", "yeti"}
+
+
+@covers("EX1_050")
+def test_coldlight_oracle_makes_each_player_draw_two():
+    g = make_game(hand=["EX1_050"])
+    decks = [len(p.deck) for p in g.players]
+    hands = [len(p.hand) for p in g.players]
+    play(g, "EX1_050")
+    assert [len(p.deck) for p in g.players] == [decks[0] - 2, decks[1] - 2]
+    assert [len(p.hand) for p in g.players] == [hands[0] + 1, hands[1] + 2]  # the Oracle left my hand
+
+
+@covers("EX1_062")
+def test_old_murk_eye_charges_with_one_attack_per_other_murloc():
+    g = make_game(hand=["EX1_062"], board=[RAIDER, CROC], enemy_board=[RAIDER], sick=True)
+    play(g, "EX1_062")
+    murk = minion(g, 0, "EX1_062")
+    assert murk.atk == 4  # 2 + two other Murlocs, either side
+    attack(g, murk, g.players[1].hero)  # Charge
+    assert g.players[1].hero.health == 26
+    g.destroy(minion(g, 1, RAIDER))
+    g.resolve()
+    assert murk.atk == 3
+    g.silence(murk)
+    g.resolve()
+    assert murk.atk == 2

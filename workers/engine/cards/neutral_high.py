@@ -1,7 +1,10 @@
 """Neutral minions of cost 5 and more, and the Rogue's pool of class cards."""
+from dataclasses import replace
+
 from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, HERO, MINION, aura, battlecry,
-                        combo, cost_aura, deathrattle, define, random_pool, spell, trigger,
-                        weapon)
+                        combo, cost, cost_aura, deathrattle, define, random_pool, requires,
+                        spell, trigger, weapon)
+from .hero_powers_upgraded import UPGRADED_POWERS
 from ..state import MAX_BOARD
 
 # Keyword-only cards and the tokens the cards below create.
@@ -148,11 +151,11 @@ def sinister_strike(g, owner, card, target):
 
 @random_pool
 def class_cards(library) -> dict[str, list[str]]:
-    """Per class, its implemented collectible cards (Pilfer's pool: SabberStone draws from all
-    of Standard; the engine only from what it can play)."""
+    """Per class, its collectible cards in card id order (Pilfer's pool: SabberStone draws from
+    all of Standard; the engine from the Basic and Classic cards)."""
     pools: dict[str, list[str]] = {}
     for c in sorted(library.values(), key=lambda c: c.id):
-        if c.collectible and c.implemented and c.type in ("MINION", "SPELL", "WEAPON"):
+        if c.collectible and c.type in ("MINION", "SPELL", "WEAPON"):
             pools.setdefault(c.card_class, []).append(c.id)
     return pools
 
@@ -202,3 +205,121 @@ def perditions_blade(g, owner, me, target):
 
 
 # No Combo: SabberStone never runs a weapon's Combo (it plays Perdition's Blade's battlecry).
+
+
+# ------------------------------------------------------------------ neutral legendaries
+POWER_CHORDS = ("PRO_001a", "PRO_001b", "PRO_001c")
+HORDE_WARRIORS = ("CS2_121", "EX1_021", "EX1_023", "EX1_110", "EX1_390", "CS2_179")  # SabberStone's list
+INVENTIONS = ("Mekka1", "Mekka2", "Mekka3", "Mekka4")
+
+
+@battlecry("PRO_001")  # Elite Tauren Chieftain (SabberStone leaves it blank: a TODO)
+def elite_tauren_chieftain(g, owner, me, target):
+    for side in (owner, 1 - owner):
+        g.give(side, g.choice(POWER_CHORDS))
+
+
+@spell("PRO_001a")  # I Am Murloc
+def i_am_murloc(g, owner, card, target):
+    for _ in range(3 + g.rand(3)):
+        g.summon(owner, "PRO_001at")
+
+
+@spell("PRO_001b", target=CHARACTER)  # Rogues Do It...
+def rogues_do_it(g, owner, card, target):
+    g.spell_damage(owner, target, 4)
+    g.draw(owner)
+
+
+@spell("PRO_001c")  # Power of the Horde
+def power_of_the_horde(g, owner, card, target):
+    g.summon(owner, g.choice(HORDE_WARRIORS))
+
+
+for _chord in ("PRO_001a", "PRO_001c"):
+    requires(_chord)(lambda g, owner: len(g.players[owner].board) < MAX_BOARD)
+define("PRO_001at")  # Murloc, 1/1
+
+
+@deathrattle("EX1_016")  # Sylvanas Windrunner
+def sylvanas_windrunner(g, owner, me, position):
+    victim = g.choice([m for m in g.players[1 - owner].board if g.alive(m)])
+    if victim is not None:
+        g.take_control(victim, owner)
+
+
+@trigger("EX1_298", "turn_end")  # Ragnaros the Firelord (Can't Attack from the data)
+def ragnaros_the_firelord(g, owner, me, player):
+    if player == owner:
+        enemy = g.choice([c for c in g.characters(1 - owner) if g.alive(c)])
+        if enemy is not None:
+            g.damage(me, enemy, 8)
+
+
+@battlecry("EX1_112")  # Gelbin Mekkatorque
+def gelbin_mekkatorque(g, owner, me, target):
+    g.summon(owner, g.choice(INVENTIONS))
+
+
+# Gelbin's inventions, by their text (SabberStone leaves them blank).
+@trigger("Mekka1", "turn_start")  # Homing Chicken
+def homing_chicken(g, owner, me, player):
+    if player == owner and g.alive(me):
+        g.destroy(me)
+        g.draw(owner, 3)
+
+
+@trigger("Mekka2", "turn_end")  # Repair Bot
+def repair_bot(g, owner, me, player):
+    if player == owner:
+        hurt = g.choice([c for c in g.characters(owner) + g.characters(1 - owner)
+                         if c.damaged and g.alive(c)])
+        if hurt is not None:
+            g.heal(hurt, 6)
+
+
+@trigger("Mekka3", "turn_end")  # Emboldener 3000
+def emboldener_3000(g, owner, me, player):
+    if player == owner:
+        m = g.choice([m for m in g.minions(owner) + g.minions(1 - owner) if g.alive(m)])
+        if m is not None:
+            g.buff(m, 1, 1)
+
+
+@trigger("Mekka4", "turn_start")  # Poultryizer
+def poultryizer(g, owner, me, player):
+    if player == owner:
+        m = g.choice([m for m in g.minions(owner) + g.minions(1 - owner) if g.alive(m)])
+        if m is not None:
+            g.transform(m, "Mekka4t")
+
+
+define("Mekka4t")  # Chicken, 1/1
+
+
+@cost("EX1_620")  # Molten Giant
+def molten_giant(g, owner, card):
+    return card.cdef.cost - g.players[owner].hero.damage
+
+
+def _deck_costs_all(deck, parity):
+    return all(c.cdef.cost % 2 == parity for c in deck)
+
+
+def _genn_greymane(g, owner):
+    """Start of Game, only even-Cost cards: the starting hero power costs (1)."""
+    hero = g.players[owner].hero
+    if _deck_costs_all(g.players[owner].deck, 0):
+        hero.power = replace(hero.power, cost=1)
+
+
+def _baku_the_mooneater(g, owner):
+    """Start of Game, only odd-Cost cards: the Basic hero power is upgraded."""
+    hero = g.players[owner].hero
+    upgraded = UPGRADED_POWERS.get(hero.power.id)
+    if upgraded is not None and _deck_costs_all(g.players[owner].deck, 1):
+        hero.power = g.library[upgraded]
+
+
+define("GIL_692", game_start=_genn_greymane)
+define("GIL_826", game_start=_baku_the_mooneater)

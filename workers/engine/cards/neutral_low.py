@@ -1,6 +1,7 @@
 """Cheap Basic and Classic neutral minions (costs 0-2)."""
 from ..cardspec import (CHARACTER, FRIENDLY_MINION, MINION, aura, battlecry, cost_aura,
                         deathrattle, define, enrage, trigger)
+from ..state import MAX_HAND
 
 # Keywords (or nothing) only: Wisp, Stonetusk Boar, Worgen Infiltrator, Murloc Raider,
 # Kobold Geomancer, Faerie Dragon, and the Murloc Scout token.
@@ -159,3 +160,23 @@ def millhouse_manastorm(g, owner, me, target):
     # Counted down at the end of each of the opponent's own turns: covers their next turn.
     opp = g.players[1 - owner]
     opp.free_spells_turns = max(opp.free_spells_turns, 1)
+
+
+def draw_from_deck(g, owner, matches):
+    """Draw a random card of the deck that `matches(cdef)` (SabberStone's DrawFromDeck); None
+    when there is none. A full hand burns it."""
+    p = g.players[owner]
+    picks = [i for i, c in enumerate(p.deck) if matches(c.cdef)]
+    if not picks:
+        return None
+    card = p.deck.pop(g.choice(picks))
+    if len(p.hand) >= MAX_HAND:
+        return None
+    p.hand.append(card)
+    g.fire("draw", owner, card)
+    return card
+
+
+@battlecry("NEW1_016")  # Captain's Parrot (SabberStone leaves it blank: a TODO)
+def captains_parrot(g, owner, me, target):
+    draw_from_deck(g, owner, lambda c: c.race in ("PIRATE", "ALL"))

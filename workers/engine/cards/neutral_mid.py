@@ -144,3 +144,16 @@ def defender_of_argus(g, owner, me, target):
 def dark_iron_dwarf(g, owner, me, target):
     if target is not None:
         target.turn_atk += 2
+
+
+@battlecry("EX1_050")  # Coldlight Oracle
+def coldlight_oracle(g, owner, me, target):
+    g.draw(owner, 2)
+    g.draw(1 - owner, 2)
+
+
+@aura("EX1_062")  # Old Murk-Eye (Charge from the data)
+def old_murk_eye(g, owner, me):
+    # By its text, every other Murloc on the battlefield; SabberStone counts its own side only.
+    me.aura_atk += sum(1 for m in g.minions(owner) + g.minions(1 - owner)
+                       if m is not me and _is(m, "MURLOC"))

@@ -1,6 +1,6 @@
 """Neutral minions of 5+ mana from the deck-search pool, with their tokens and Ysera's Dream cards."""
-from ..cardspec import (CHARACTER, MINION, battlecry, cost, deathrattle, define, random_pool,
-                        spell, trigger)
+from ..cardspec import CHARACTER, MINION, battlecry, cost, deathrattle, define, spell, trigger
+from .class_cards import minions_by_race
 
 # Keywords only (or no text): Windfury Harpy, Archmage, Boulderfist Ogre, War Golem, Core Hound,
 # Malygos, Gnoll, Baine Bloodhoof, Laughing Sister, Emerald Drake.
@@ -57,17 +57,9 @@ def whitemane(g, owner, me, target):
             break
 
 
-@random_pool
-def beasts(library) -> tuple:
-    """The collectible Beasts, in a fixed order; only implemented ones, so a summoned Beast
-    never lacks its text."""
-    return tuple(sorted(c.id for c in library.values() if c.is_minion and c.collectible
-                        and c.race == "BEAST" and c.implemented))
-
-
 @battlecry("EX1_188")  # Barrens Stablehand
 def barrens_stablehand(g, owner, me, target):
-    beast = g.choice(beasts(g.library))
+    beast = g.choice(minions_by_race(g.library)["BEAST"])
     if beast is not None:
         g.summon(owner, beast)  # at the right end, as SabberStone summons it
 

@@ -115,10 +115,10 @@ def tauren_warrior(g, owner, me):
 
 @random_pool
 def legendary_minions(library) -> list[str]:
-    """The implemented collectible Legendary minions, in a fixed order (SabberStone draws from
-    all of Standard; the engine only from what it can play)."""
+    """The collectible Legendary minions, in card id order (SabberStone draws from all of
+    Standard; the engine from the Basic and Classic cards)."""
     return sorted(c.id for c in library.values()
-                  if c.collectible and c.implemented and c.rarity == "LEGENDARY"
+                  if c.collectible and c.rarity == "LEGENDARY"
                   and c.type == "MINION")
 
 
