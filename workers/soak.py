@@ -1,7 +1,8 @@
 """Soak and fuzz runs: many seeded games with invariants checked after every action.
 
     python -m workers.soak --random-games 2000 --beam-games 100      # the seven fixed decks
-    python -m workers.soak --pool --random-games 100000               # random pool decks (fuzz)
+    python -m workers.soak --pool --random-games 100000               # random decks of every
+                                                                      # class against every class
 
 Every failure prints the seed and decks that replay it; the exit status is non-zero if any game
 raised or broke an invariant.
@@ -9,15 +10,15 @@ raised or broke an invariant.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 import traceback
 from dataclasses import dataclass, field
 
+from .class_pools import HERO_CLASSES, pool_ids
 from .engine.game import new_game
 from .engine.rng import derive
-from .evaluate import DATA, card_library, default_opponents, make_player, miracle_rogue
+from .evaluate import card_library, default_opponents, make_player, miracle_rogue
 from .inputs import ArgumentParser, int_in
 from .invariants import check_invariants
 from .players import play_game
@@ -35,10 +36,6 @@ def fixed_decks() -> list[tuple[str, str, list[str]]]:
     decks = [("ROGUE", "nn", miracle_rogue())]
     decks += [(o.hero_class, o.strategy, list(o.cards)) for o in default_opponents()]
     return decks
-
-
-def pool_cards() -> list[str]:
-    return [c["id"] for c in json.loads((DATA / "rogue_pool.json").read_text())["cards"]]
 
 
 def random_pool_deck(seed: int, pool: list[str]) -> list[str]:
@@ -81,14 +78,16 @@ def run(random_games: int, beam_games: int, pool: bool, seed: int, depth: int, w
         progress: bool = True) -> SoakReport:
     report = SoakReport()
     fixed = fixed_decks()
-    cards = pool_cards()
+    pools = {cls: pool_ids(cls) for cls in HERO_CLASSES}
     plan = [("random", i) for i in range(random_games)] + [("beam", i) for i in range(beam_games)]
     start = time.time()
     for n, (kind, i) in enumerate(plan):
         game_seed = derive(seed, i, kind == "beam")
-        if pool:
-            decks = [("ROGUE", "nn", random_pool_deck(derive(game_seed, 1), cards)),
-                     ("ROGUE", "aggro", random_pool_deck(derive(game_seed, 2), cards))]
+        if pool:  # every ordered pair of classes in turn
+            n_classes = len(HERO_CLASSES)
+            first, second = HERO_CLASSES[i % n_classes], HERO_CLASSES[i // n_classes % n_classes]
+            decks = [(first, "nn", random_pool_deck(derive(game_seed, 1), pools[first])),
+                     (second, "aggro", random_pool_deck(derive(game_seed, 2), pools[second]))]
         else:
             a = fixed[i % len(fixed)]
             b = fixed[(i // len(fixed)) % len(fixed)]
@@ -104,7 +103,8 @@ def main(argv=None) -> int:
     parser = ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--random-games", type=int_in(0, 10 ** 9), default=2000)
     parser.add_argument("--beam-games", type=int_in(0, 10 ** 8), default=100)
-    parser.add_argument("--pool", action="store_true", help="random decks from the 180-card pool")
+    parser.add_argument("--pool", action="store_true",
+                        help="random decks of every class's deck space, every class against every class")
     parser.add_argument("--seed", type=int_in(0, 2 ** 64 - 1), default=0)
     parser.add_argument("--depth", type=int_in(1, 100), default=13)
     parser.add_argument("--width", type=int_in(1, 100), default=4)

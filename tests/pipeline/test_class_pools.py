@@ -61,7 +61,6 @@ def test_the_config_refuses_an_unknown_class():
         validate(compose("deck_space.hero_class=mage"))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 15 in progress: the Mage cards are being implemented")
 def test_a_mage_dsa_me_smoke_run_finishes_with_mage_decks(tmp_path):
     from .helpers import final_state, run_pipeline
     run_dir = tmp_path / "mage"
