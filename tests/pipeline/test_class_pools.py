@@ -74,3 +74,18 @@ def test_a_mage_dsa_me_smoke_run_finishes_with_mage_decks(tmp_path):
     assert any(cards[i].card_class == "MAGE" for i in played)
     best = json.loads((run_dir / "best_decks.json").read_text())
     assert best[0]["deck_code"].startswith("AAE") and (run_dir / "archive_heatmap.png").exists()
+
+
+def test_opponent_files_may_hold_decks_of_any_class(tmp_path):
+    from workers.class_pools import HERO_CLASSES, pool_ids
+    from workers.evaluate import load_opponents, miracle_rogue, play_games
+    from workers.soak import random_pool_deck
+    decks = [{"name": f"random {cls.title()}", "hero_class": cls, "strategy": "control",
+              "cards": random_pool_deck(n, pool_ids(cls))} for n, cls in enumerate(HERO_CLASSES)]
+    path = tmp_path / "opponents.json"
+    path.write_text(json.dumps({"opponents": decks}))
+    opponents = load_opponents(path)
+    assert [o.hero_class for o in opponents] == list(HERO_CLASSES)
+    records = play_games(miracle_rogue(), range(len(HERO_CLASSES)), 3, opponents=opponents)
+    assert [r.opponent_index for r in records] == list(range(len(HERO_CLASSES)))
+    assert all(r.error is None and r.turns > 0 for r in records)
