@@ -86,6 +86,28 @@ def minion(g: GameState, side: int, card_id: str):
     raise AssertionError(f"{card_id} is not on the board of player {side}")
 
 
+def hand_ids(g: GameState, side: int = 0) -> list[str]:
+    return [c.cdef.id for c in g.players[side].hand]
+
+
+def board_ids(g: GameState, side: int = 0) -> list[str]:
+    return [m.cdef.id for m in g.players[side].board]
+
+
+def stats(m) -> tuple[int, int]:
+    return (m.atk, m.health)
+
+
+def can_play(g: GameState, card_id: str) -> bool:
+    """Whether the acting player may play a copy of `card_id` now."""
+    return any(a.kind == PLAY and g.player.hand[a.index].cdef.id == card_id
+               for a in g.legal_actions())
+
+
+def attack_targets(g: GameState, attacker) -> set[int]:
+    return {a.target for a in g.legal_actions() if a.kind == ATTACK and a.index == attacker.uid}
+
+
 def covers(*card_ids: str):
     """Mark a test as the text test of these cards (read by `python -m workers.engine coverage`).
     The mark is checked: the test fails unless each card enters play in it."""

@@ -4,24 +4,12 @@ import pytest
 from workers.engine.actions import ATTACK, HERO_POWER, PLAY
 from workers.engine.entities import Card
 from workers.errors import IllegalActionError
-from ..scenario import attack, covers, end_turn, hero_power, make_game, minion, play
+from ..scenario import (attack, board_ids, can_play, covers, end_turn, hand_ids, hero_power,
+                        make_game, minion, play)
 
 CROC, RAPTOR, FOOTMAN, YETI = "CS2_120", "CS2_172", "CS1_042", "CS2_182"  # croc/raptor: Beasts
 KOBOLD = "CS2_142"  # Kobold Geomancer, Spell Damage +1
 AXE = "CS2_106"  # Fiery War Axe, 3/2
-
-
-def hand_ids(g, side=0):
-    return [c.cdef.id for c in g.players[side].hand]
-
-
-def board_ids(g, side=0):
-    return [m.cdef.id for m in g.players[side].board]
-
-
-def can_play(g, card_id):
-    return any(a.kind == PLAY and g.player.hand[a.index].cdef.id == card_id
-               for a in g.legal_actions())
 
 
 # ---------------------------------------------------------------- Rogue

@@ -1,22 +1,10 @@
 """Tests of the Druid cards, their Choose One options and tokens, and Shapeshift."""
 from workers.engine.actions import ATTACK, PLAY_OPTION_1, PLAY_OPTION_2
-from ..scenario import (attack, covers, end_turn, find_card, hero_power, make_game, minion, play,
-                        play_option)
+from ..scenario import (attack, board_ids, covers, end_turn, find_card, hand_ids, hero_power,
+                        make_game, minion, play, play_option, stats)
 
 CROC, RAPTOR, YETI, KOBOLD = "CS2_120", "CS2_172", "CS2_182", "CS2_142"  # 2/3, 3/2, 4/5, SD+1
 SQUIRE = "EX1_008"  # Argent Squire 1/1 Divine Shield
-
-
-def stats(m):
-    return (m.atk, m.health)
-
-
-def board_ids(g, side=0):
-    return [m.cdef.id for m in g.players[side].board]
-
-
-def hand_ids(g, side=0):
-    return [c.cdef.id for c in g.players[side].hand]
 
 
 def plays_of(g, card_id):

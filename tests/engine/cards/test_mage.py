@@ -1,6 +1,7 @@
 """Tests of the Basic and Classic Mage cards, their secrets and the Fireblast hero power."""
-from workers.engine.actions import ATTACK, PLAY
-from ..scenario import attack, covers, end_turn, hero_power, make_game, minion, play
+from workers.engine.actions import ATTACK
+from ..scenario import (attack, board_ids, can_play, covers, end_turn, hand_ids, hero_power,
+                        make_game, minion, play)
 
 CROC, RAPTOR, FOOTMAN, YETI = "CS2_120", "CS2_172", "CS1_042", "CS2_182"  # 2/3, 3/2, 1/2 T, 4/5
 KOBOLD = "CS2_142"  # Kobold Geomancer 2/2, Spell Damage +1
@@ -8,19 +9,6 @@ BOAR = "CS2_171"  # Stonetusk Boar 1/1 Charge
 SQUIRE = "EX1_008"  # Argent Squire 1/1 Divine Shield
 SERGEANT = "CS2_188"  # Abusive Sergeant: Battlecry +2 Attack this turn
 MAGE = ("MAGE", "HUNTER")
-
-
-def hand_ids(g, side=0):
-    return [c.cdef.id for c in g.players[side].hand]
-
-
-def board_ids(g, side=0):
-    return [m.cdef.id for m in g.players[side].board]
-
-
-def can_play(g, card_id):
-    return any(a.kind == PLAY and g.player.hand[a.index].cdef.id == card_id
-               for a in g.legal_actions())
 
 
 def mage_secret_game(secret_id, classes=MAGE, **kwargs):

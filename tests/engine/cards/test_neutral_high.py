@@ -4,16 +4,12 @@ import pytest
 from workers.engine.actions import ATTACK
 from workers.errors import IllegalActionError
 from workers.engine.game import new_game
-from ..scenario import (attack, covers, end_turn, find_card, hero_power, library, make_game, minion,
-                        play)
+from ..scenario import (attack, attack_targets, covers, end_turn, find_card, hand_ids, hero_power,
+                        library, make_game, minion, play)
 
 CROC, RAPTOR, WISP = "CS2_120", "CS2_172", "CS2_231"  # 2/3, 3/2, 1/1
 YETI, OGRE = "CS2_182", "CS2_200"  # 4/5, 6/7
 COIN = "GAME_005"
-
-
-def attack_targets(g, attacker):
-    return {a.target for a in g.legal_actions() if a.kind == ATTACK and a.index == attacker.uid}
 
 
 def play_targets(g, card_id):
@@ -469,10 +465,6 @@ def test_sea_giant_costs_one_less_per_other_minion():
 
 
 # ------------------------------------------------------------------ helper C: neutral legendaries
-def hand_ids(g, side):
-    return [c.cdef.id for c in g.players[side].hand]
-
-
 @covers("PRO_001")
 def test_elite_tauren_chieftain_gives_both_players_a_power_chord():
     chords = {"PRO_001a", "PRO_001b", "PRO_001c"}

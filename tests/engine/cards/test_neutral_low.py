@@ -4,14 +4,10 @@ import pytest
 from workers.engine.actions import PLAY
 from workers.engine.cardspec import CHARACTER
 from workers.errors import IllegalActionError
-from ..scenario import attack, covers, end_turn, hero_power, make_game, minion, play
+from ..scenario import attack, board_ids, covers, end_turn, hero_power, make_game, minion, play
 
 CROC, RAPTOR, BACKSTAB, COIN, SNAKE_TRAP, KNIFE = (
     "CS2_120", "CS2_172", "CS2_072", "GAME_005", "EX1_554", "CS2_082")
-
-
-def board_ids(g, side):
-    return [m.cdef.id for m in g.players[side].board]
 
 
 # ---------------------------------------------------------------- keyword-only minions

@@ -1,16 +1,12 @@
 """Text tests of the neutral 3-4 cost minions in workers/engine/cards/neutral_mid.py."""
 import pytest
 
-from workers.engine.actions import ATTACK, PLAY
+from workers.engine.actions import PLAY
 from workers.errors import IllegalActionError
-from ..scenario import attack, covers, end_turn, make_game, minion, play
+from ..scenario import attack, attack_targets, covers, end_turn, make_game, minion, play
 
 CROC, RAPTOR, YETI, WISP = "CS2_120", "CS2_172", "CS2_182", "CS2_231"
 RAIDER, CORSAIR, SQUIRE = "CS2_168", "NEW1_025", "EX1_008"  # Murloc 2/1, Pirate 1/2, Divine Shield 1/1
-
-
-def attack_targets(g, attacker):
-    return {a.target for a in g.legal_actions() if a.kind == ATTACK and a.index == attacker.uid}
 
 
 def play_targets(g, card_id):

@@ -5,13 +5,9 @@ from workers.engine.actions import PLAY
 from workers.engine.cardspec import CHARACTER
 from workers.engine.cards.pool_high import DREAM_CARDS
 from workers.errors import IllegalActionError
-from ..scenario import attack, covers, end_turn, find_card, make_game, minion, play
+from ..scenario import attack, board_ids, covers, end_turn, find_card, make_game, minion, play
 
 CROC, RAPTOR, BACKSTAB = "CS2_120", "CS2_172", "CS2_072"
-
-
-def board_ids(g, side):
-    return [m.cdef.id for m in g.players[side].board]
 
 
 @covers("NEW1_024")

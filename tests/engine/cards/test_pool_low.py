@@ -1,15 +1,10 @@
 """Text tests of the low-cost neutral minions in workers/engine/cards/pool_low.py."""
 import pytest
 
-from workers.engine.actions import ATTACK
 from workers.errors import IllegalActionError
-from ..scenario import attack, covers, end_turn, make_game, minion, play
+from ..scenario import attack, attack_targets, covers, end_turn, make_game, minion, play
 
 CROC, RAPTOR, BACKSTAB = "CS2_120", "CS2_172", "CS2_072"
-
-
-def attack_targets(g, attacker):
-    return {a.target for a in g.legal_actions() if a.kind == ATTACK and a.index == attacker.uid}
 
 
 def total_damage(g):

@@ -4,15 +4,8 @@ import pytest
 from workers.engine.actions import PLAY, Action
 from workers.engine.entities import Card
 from workers.errors import IllegalActionError
-from ..scenario import attack, covers, end_turn, library, make_game, minion, play
-
-
-def hand_ids(g, side=0):
-    return [c.cdef.id for c in g.players[side].hand]
-
-
-def board_ids(g, side=0):
-    return [m.cdef.id for m in g.players[side].board]
+from ..scenario import (attack, board_ids, covers, end_turn, hand_ids, library, make_game, minion,
+                        play)
 
 
 def play_at(g, card_id, position):

@@ -1,6 +1,7 @@
 """Tests of the Basic and Classic Priest cards, Lesser Heal and the Shadowform powers."""
 from workers.engine.actions import ATTACK, PLAY
-from ..scenario import attack, covers, end_turn, hero_power, make_game, minion, play
+from ..scenario import (attack, board_ids, can_play, covers, end_turn, hand_ids, hero_power,
+                        make_game, minion, play)
 
 CROC, RAPTOR, FOOTMAN, YETI = "CS2_120", "CS2_172", "CS1_042", "CS2_182"  # 2/3, 3/2, 1/2 T, 4/5
 OGRE = "CS2_200"  # Boulderfist Ogre 6/7
@@ -8,19 +9,6 @@ KOBOLD = "CS2_142"  # Kobold Geomancer 2/2, Spell Damage +1
 WISP = "CS2_231"  # 1/1
 VOODOO = "EX1_011"  # Voodoo Doctor: Battlecry restore 2 Health
 PRIEST = ("PRIEST", "HUNTER")
-
-
-def hand_ids(g, side=0):
-    return [c.cdef.id for c in g.players[side].hand]
-
-
-def board_ids(g, side=0):
-    return [m.cdef.id for m in g.players[side].board]
-
-
-def can_play(g, card_id):
-    return any(a.kind == PLAY and g.player.hand[a.index].cdef.id == card_id
-               for a in g.legal_actions())
 
 
 def targets(g, card_id):

@@ -1,19 +1,12 @@
 """Tests of the Shaman cards and tokens, Totemic Call and the basic totems."""
 from workers.engine.actions import ATTACK
 from workers.engine.cards.basic_game import BASIC_TOTEMS
-from ..scenario import attack, covers, end_turn, find_card, hero_power, make_game, minion, play
+from ..scenario import (attack, board_ids, covers, end_turn, find_card, hero_power, make_game,
+                        minion, play, stats)
 
 CROC, RAPTOR, YETI, KOBOLD = "CS2_120", "CS2_172", "CS2_182", "CS2_142"  # 2/3, 3/2, 4/5, SD+1
 SQUIRE = "EX1_008"  # Argent Squire 1/1 Divine Shield
 SHAMAN = ("SHAMAN", "HUNTER")
-
-
-def stats(m):
-    return (m.atk, m.health)
-
-
-def board_ids(g, side=0):
-    return [m.cdef.id for m in g.players[side].board]
 
 
 def plays_of(g, card_id):

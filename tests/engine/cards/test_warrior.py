@@ -1,6 +1,7 @@
 """Tests of the Basic and Classic Warrior cards, their weapons and the Armor Up! hero power."""
-from workers.engine.actions import ATTACK, PLAY
-from ..scenario import attack, covers, end_turn, hero_power, make_game, minion, play
+from workers.engine.actions import PLAY
+from ..scenario import (attack, attack_targets, board_ids, can_play, covers, end_turn, hero_power,
+                        make_game, minion, play)
 
 CROC, RAPTOR, FOOTMAN, YETI = "CS2_120", "CS2_172", "CS1_042", "CS2_182"  # 2/3, 3/2, 1/2 T, 4/5
 OGRE = "CS2_200"  # Boulderfist Ogre 6/7
@@ -10,22 +11,9 @@ SQUIRE = "EX1_008"  # Argent Squire 1/1 Divine Shield
 WARRIOR = ("WARRIOR", "HUNTER")
 
 
-def board_ids(g, side=0):
-    return [m.cdef.id for m in g.players[side].board]
-
-
-def can_play(g, card_id):
-    return any(a.kind == PLAY and g.player.hand[a.index].cdef.id == card_id
-               for a in g.legal_actions())
-
-
 def targets(g, card_id):
     return {a.target for a in g.legal_actions()
             if a.kind == PLAY and g.player.hand[a.index].cdef.id == card_id}
-
-
-def attack_targets(g, attacker):
-    return {a.target for a in g.legal_actions() if a.kind == ATTACK and a.index == attacker.uid}
 
 
 @covers("HERO_01", "CS2_102")
