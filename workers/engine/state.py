@@ -169,6 +169,14 @@ class GameState:
     def spell_power(self, owner: int) -> int:
         return sum(m.spell_damage for m in self.players[owner].board if not m.silenced)
 
+    def has_room(self, owner: int) -> bool:
+        """Whether `owner`'s board can take another minion (also a `requires` hook as is)."""
+        return len(self.players[owner].board) < MAX_BOARD
+
+    def random_enemy(self, owner: int):
+        """A random living enemy character of `owner` (None when there is none)."""
+        return self.choice([c for c in self.characters(1 - owner) if self.alive(c)])
+
     def position_of(self, minion: Minion) -> int:
         return self.players[minion.owner].board.index(minion)
 

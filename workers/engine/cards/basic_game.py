@@ -1,6 +1,6 @@
 """Heroes, hero powers, The Coin, the Rogue's dagger and the Shaman's basic totems."""
 from ..cardspec import CHARACTER, define, hero_power, requires, spell, trigger
-from ..state import MAX_BOARD
+from ..state import MAX_BOARD, GameState
 from .druid import hero_attack_and_armor
 
 define("HERO_03", "HERO_05", "HERO_04", "HERO_07")  # heroes: 30 health, no text
@@ -27,7 +27,7 @@ def reinforce(g, owner, hero, target):
     g.summon(owner, "CS2_101t")
 
 
-requires("CS2_101")(lambda g, owner: len(g.players[owner].board) < 7)
+requires("CS2_101")(GameState.has_room)
 define("CS2_101t")  # Silver Hand Recruit
 
 

@@ -3,16 +3,12 @@ from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, MINION, aura, 
                         combo, cost_aura, deathrattle, define, hero_power, random_pool, requires,
                         secret, spell, trigger)
 from ..entities import Card, Hero
-from ..state import MAX_BOARD, MAX_HAND
+from ..state import MAX_HAND, GameState
 from .neutral_low import _random_other_friend, draw_from_deck
 
 
 def _has_weapon(g, owner):
     return g.players[owner].weapon is not None
-
-
-def _board_has_room(g, owner):
-    return len(g.players[owner].board) < MAX_BOARD
 
 
 def _is_beast(m):
@@ -344,7 +340,7 @@ def inferno(g, owner, hero, target):
     g.summon(owner, "EX1_tk34")
 
 
-requires("EX1_tk33")(_board_has_room)
+requires("EX1_tk33")(GameState.has_room)
 
 
 # ---------------------------------------------------------------- Paladin
@@ -380,7 +376,7 @@ def blessing_of_kings(g, owner, card, target):
 def avenging_wrath(g, owner, card, target):
     # One missile at a time, each at a random enemy still alive.
     for _ in range(8 + g.spell_power(owner)):
-        enemy = g.choice([c for c in g.characters(1 - owner) if g.alive(c)])
+        enemy = g.random_enemy(owner)
         if enemy is None:
             break
         g.damage(None, enemy, 1)
@@ -553,7 +549,7 @@ def animal_companion(g, owner, card, target):
     g.summon(owner, g.choice(COMPANIONS))
 
 
-requires("NEW1_031")(_board_has_room)
+requires("NEW1_031")(GameState.has_room)
 define("NEW1_032", "NEW1_034")  # Misha (Taunt), Huffer (Charge)
 
 
@@ -570,7 +566,7 @@ def unleash_the_hounds(g, owner, card, target):
         g.summon(owner, "EX1_538t")
 
 
-requires("EX1_538")(lambda g, owner: _board_has_room(g, owner)
+requires("EX1_538")(lambda g, owner: g.has_room(owner)
                     and len(g.players[1 - owner].board) > 0)
 define("EX1_538t")  # Hound, 1/1 Charge
 

@@ -23,7 +23,7 @@ def leper_gnome(g, owner, me, position):
 @trigger("NEW1_019", "summon")
 def knife_juggler(g, owner, me, summoned):
     if summoned.owner == owner and summoned is not me:
-        enemy = g.choice([c for c in g.characters(1 - owner) if g.alive(c)])
+        enemy = g.random_enemy(owner)
         if enemy is not None:
             g.damage(me, enemy, 1)
 

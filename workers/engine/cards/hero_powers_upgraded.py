@@ -2,9 +2,9 @@
 table: each class's Basic power and its upgrade)."""
 from ..cardspec import CHARACTER, define, hero_power, requires
 from ..game import HEROES
+from ..state import GameState
 from .basic_game import BASIC_TOTEMS
 from .druid import hero_attack_and_armor
-from .mage import has_room
 
 # Each class's Basic hero power -> its upgrade, AT_132_<CLASS> (Poisoned Daggers, Ballista Shot...).
 UPGRADED_POWERS = {power: f"AT_132_{hero_class}" for hero_class, (_, power) in HEROES.items()}
@@ -57,5 +57,5 @@ def heal(g, owner, hero, target):
 
 
 for _power in ("AT_132_SHAMAN", "AT_132_PALADIN"):
-    requires(_power)(has_room)
+    requires(_power)(GameState.has_room)
 define("AT_132_ROGUEt")  # Poisoned Dagger, 2/2

@@ -3,7 +3,7 @@ cards share)."""
 from ..cardspec import (CHARACTER, MINION, battlecry, cost, cost_aura, define, random_pool,
                         requires, secret, spell, trigger)
 from ..entities import Minion
-from ..state import MAX_BOARD
+from ..state import GameState
 from .pool_mid import _COPIED
 
 define("HERO_08")  # Jaina Proudmoore: 30 Health, no text
@@ -12,15 +12,6 @@ define("CS2_tk1", "CS2_mirror", "tt_010a")  # Sheep 1/1, Mirror Image 0/2 Taunt,
 
 
 # ---------------------------------------------------------------- shared helpers
-def has_room(g, owner):
-    return len(g.players[owner].board) < MAX_BOARD
-
-
-def random_enemy(g, owner):
-    """A random living enemy character (None when there is none)."""
-    return g.choice([c for c in g.characters(1 - owner) if g.alive(c)])
-
-
 def enemy_minions(g, owner):
     return g.minions(1 - owner)
 
@@ -47,7 +38,7 @@ def mirror_image(g, owner, card, target):
         g.summon(owner, "CS2_mirror")
 
 
-requires("CS2_027")(has_room)
+requires("CS2_027")(GameState.has_room)
 
 
 @spell("CS2_031", target=CHARACTER)  # Ice Lance
@@ -68,7 +59,7 @@ def arcane_missiles(g, owner, card, target):
     # Spell Damage adds missiles, each 1 damage at a random living enemy (SabberStone; its
     # missiles are not doubled by Prophet Velen).
     for _ in range(3 + g.spell_power(owner)):
-        enemy = random_enemy(g, owner)
+        enemy = g.random_enemy(owner)
         if enemy is None:
             break
         g.damage(None, enemy, 1)
@@ -162,7 +153,7 @@ def ice_barrier(g, owner, card, attacker, defender):
 
 @secret("EX1_294", "play_minion")  # Mirror Entity: a copy with its buffs and damage (SabberStone)
 def mirror_entity(g, owner, card, played):
-    if not g.alive(played) or not has_room(g, owner):
+    if not g.alive(played) or not g.has_room(owner):
         return False
     copy = g.summon(owner, played.cdef, announce=False)
     for name in _COPIED:
@@ -189,7 +180,7 @@ def vaporize(g, owner, card, attacker, defender):
 
 @secret("tt_010", "spell_target")  # Spellbender: `box` holds the spell's minion target
 def spellbender(g, owner, card, player, spell_card, box):
-    if not has_room(g, owner):
+    if not g.has_room(owner):
         return False
     box[0] = g.summon(owner, "tt_010a")
     return True

@@ -5,7 +5,7 @@ from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, HERO, MINION, 
                         combo, cost, cost_aura, deathrattle, define, random_pool, requires,
                         spell, trigger, weapon)
 from .hero_powers_upgraded import UPGRADED_POWERS
-from ..state import MAX_BOARD
+from ..state import MAX_BOARD, GameState
 
 # Keyword-only cards and the tokens the cards below create.
 define("CS1_069", "CS2_187", "CS2_213", "EX1_067", "EX1_032", "CS2_162", "CS2_161",
@@ -237,7 +237,7 @@ def power_of_the_horde(g, owner, card, target):
 
 
 for _chord in ("PRO_001a", "PRO_001c"):
-    requires(_chord)(lambda g, owner: len(g.players[owner].board) < MAX_BOARD)
+    requires(_chord)(GameState.has_room)
 define("PRO_001at")  # Murloc, 1/1
 
 
@@ -251,7 +251,7 @@ def sylvanas_windrunner(g, owner, me, position):
 @trigger("EX1_298", "turn_end")  # Ragnaros the Firelord (Can't Attack from the data)
 def ragnaros_the_firelord(g, owner, me, player):
     if player == owner:
-        enemy = g.choice([c for c in g.characters(1 - owner) if g.alive(c)])
+        enemy = g.random_enemy(owner)
         if enemy is not None:
             g.damage(me, enemy, 8)
 

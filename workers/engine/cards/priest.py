@@ -2,7 +2,8 @@
 from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, MINION, aura, battlecry, define,
                         hero_power, requires, spell, trigger)
 from ..entities import Minion
-from .mage import deck_all_odd, has_room
+from ..state import GameState
+from .mage import deck_all_odd
 
 define("HERO_09")  # Anduin Wrynn: 30 Health, no text
 define("EX1_345t")  # Shadow of Nothing, 0/1 (Mindgames found no minion)
@@ -133,7 +134,7 @@ def mind_control(g, owner, card, target):
 
 
 for _stealer in ("EX1_334", "EX1_345", "CS1_113"):
-    requires(_stealer)(has_room)
+    requires(_stealer)(GameState.has_room)
 
 
 # ---------------------------------------------------------------- hero powers of Shadowform
