@@ -75,6 +75,7 @@ class _RibsUnpickler(pickle.Unpickler):
     scalar types, and numpy's random generators (no numpy function that could write a file)."""
 
     NUMPY = {("numpy._core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "scalar"),
+             ("numpy._core.numeric", "_frombuffer"), ("numpy.core.numeric", "_frombuffer"),
              ("numpy.core.multiarray", "_reconstruct"), ("numpy.core.multiarray", "scalar"),
              ("numpy.random._pickle", "__bit_generator_ctor"), ("numpy.random._pickle", "__generator_ctor"),
              ("numpy.random._pickle", "__randomstate_ctor"),
