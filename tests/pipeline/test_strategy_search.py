@@ -127,6 +127,14 @@ def test_the_deck_search_uses_a_trained_weights_file(tmp_path, reference):
         runs[name] = ckpt.load(run_dir / ckpt.FILENAME).arrays["evaluations"]
     assert np.array_equal(runs["trained"]["decks"], runs["reference"]["decks"])
     assert not np.array_equal(runs["trained"]["targets"], runs["reference"]["targets"])
+    # A report of a deck search and a strategy search keeps them apart.
+    out = tmp_path / "report"
+    subprocess.run([sys.executable, "-m", "pipeline.report", str(tmp_path / "reference"), str(reference),
+                    "--out", str(out)], cwd=ROOT, check=True, capture_output=True, timeout=300)
+    table1, strategies = (out / "table1.md").read_text(), (out / "strategy_runs.md").read_text()
+    assert "MAP-Elites" in table1 and "cma_me" not in table1 and str(reference) not in table1
+    assert str(reference) in strategies and str(tmp_path / "reference") not in strategies
+    assert "Strategy searches" in (out / "index.html").read_text()
 
 
 # --- config errors --------------------------------------------------------------------------------
