@@ -20,6 +20,8 @@ from omegaconf.errors import OmegaConfBaseException
 from .cluster import default_workers
 from .errors import ConfigError
 
+SCORE_NAMES = ("nn", "aggro", "control")
+
 
 @dataclass
 class OfflineCfg:
@@ -105,6 +107,19 @@ class StrategyCfg:
 
 
 @dataclass
+class StrategySearchCfg:
+    """algorithm.kind=cma_me: CMA-ME over the evaluated player's network weights
+    (pipeline/strategy_search.py); the deck is fixed, the weights are the solutions."""
+    deck: Optional[str] = None  # the fixed deck (a deck file); null: Miracle Rogue
+    emitters: int = 15
+    batch_size: int = 37        # solutions per emitter and iteration
+    sigma0: float = 0.05
+    ranker: str = "imp"         # improvement ranking
+    es: str = "cma_es"
+    x0: str = "zeros"           # the initial point: zeros, or a weights .json file
+
+
+@dataclass
 class ArchiveCfg:
     dims: list[int] = field(default_factory=lambda: [40, 40])
     ranges: list[list[float]] = field(default_factory=lambda: [[5.0, 15.0], [1.0, 7.0]])
@@ -113,6 +128,7 @@ class ArchiveCfg:
 @dataclass
 class ReportCfg:
     best_decks: int = 10
+    strategy_elites: bool = False  # strategy runs: also one weights file per archive cell
 
 
 @dataclass
@@ -131,19 +147,21 @@ class RootCfg:
     strategy: StrategyCfg = field(default_factory=StrategyCfg)
     archive: ArchiveCfg = field(default_factory=ArchiveCfg)
     report: ReportCfg = field(default_factory=ReportCfg)
+    strategy_search: Optional[StrategySearchCfg] = None  # set by the strategy_* experiments
 
 
 CHOICES = {
-    "algorithm.kind": ("map_elites", "random_search", "surrogate"),
+    "algorithm.kind": ("map_elites", "random_search", "surrogate", "cma_me"),
     "algorithm.model": ("mlp", "linear"),
     "algorithm.targets": (3, 12),
     "algorithm.offline.source": ("none", "data", "model"),
     "engine.name": ("builtin", "sabberstone"),
     "cluster.kind": ("local", "slurm", "address"),
-    "strategy.evaluated": ("nn", "aggro", "control"),
     "deck_space.hero_class": ("DRUID", "HUNTER", "MAGE", "PALADIN", "PRIEST", "ROGUE", "SHAMAN",
                               "WARLOCK", "WARRIOR"),
 }
+STRATEGY_CHOICES = {"strategy_search.ranker": ("imp", "2imp", "rd", "2rd", "obj", "2obj"),
+                    "strategy_search.es": ("cma_es", "sep_cma_es", "lm_ma_es", "openai_es")}
 
 
 @dataclass(frozen=True)
@@ -189,6 +207,11 @@ RANGES = {
     "strategy.beam_width": Range(1, 100),
     "report.best_decks": Range(1, 10 ** 4),
 }
+STRATEGY_RANGES = {
+    "strategy_search.emitters": Range(1, 10 ** 4),
+    "strategy_search.batch_size": Range(2, 10 ** 5),
+    "strategy_search.sigma0": Range(0, 100, low_open=True),
+}
 OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4)}  # null: one worker per core
 # A local cluster beyond this only thrashes: each worker is a process with its own engine.
 LOCAL_WORKERS_PER_CORE, MIN_LOCAL_WORKERS = 4, 16
@@ -201,7 +224,7 @@ DEVICE = re.compile(r"auto|cpu|mps|cuda(:[0-9]{1,2})?")
 ADDRESS = re.compile(r"(tcp|tls|ucx|ws|wss)://(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 DASHBOARD = re.compile(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]*):([0-9]{1,5})")
 PATHS = ("run_dir", "deck_file", "deck_space.pool", "opponents.path", "algorithm.offline.path",
-         "engine.path")
+         "engine.path", "strategy_search.deck")
 # Keys that do not change what a run computes: they may differ when a run is resumed.
 NOT_IDENTITY = ("cluster", "progress", "run_dir", "report", "hydra")
 
@@ -226,6 +249,8 @@ def validate(cfg: DictConfig) -> DictConfig:
             raise ConfigError(f"{key}={value!r} is not one of {', '.join(map(str, allowed))}")
     _check_numbers(checked)
     _check_strings(checked)
+    _check_evaluated(checked)
+    _check_strategy_search(checked)
     _check_archive(checked.archive)
     _check_hidden(checked.surrogate.hidden)
     _check_player(checked)
@@ -337,6 +362,48 @@ def _check_player(checked: DictConfig) -> None:
                           "protocol's beam and random players only")
 
 
+def _check_evaluated(checked: DictConfig) -> None:
+    """strategy.evaluated: a score name or a weights .json file (read by check_inputs)."""
+    value = checked.strategy.evaluated
+    if value not in SCORE_NAMES and not (value.endswith(".json") and value.strip() and "\0" not in value):
+        raise ConfigError(f"strategy.evaluated={value!r} is not one of {', '.join(SCORE_NAMES)} "
+                          "or a weights .json file (the format of workers/data/player_strategy_nn.json)")
+
+
+def _check_strategy_search(checked: DictConfig) -> None:
+    """algorithm.kind=cma_me and the strategy_search section come together; the section's
+    values in range; whole iterations within the budget."""
+    search, algo = checked.strategy_search, checked.algorithm
+    if (algo.kind == "cma_me") != (search is not None):
+        raise ConfigError("algorithm.kind=cma_me and a strategy_search section come together "
+                          "(use experiment=strategy_paper or experiment=strategy_smoke)")
+    if search is None:
+        return
+    for key, allowed in STRATEGY_RANGES.items():
+        value = OmegaConf.select(checked, key)
+        if value not in allowed:
+            raise ConfigError(f"{key} must be a finite number in {allowed}, got {value}")
+    for key, allowed in STRATEGY_CHOICES.items():
+        value = OmegaConf.select(checked, key)
+        if value not in allowed:
+            raise ConfigError(f"{key}={value!r} is not one of {', '.join(allowed)}")
+    if search.x0 != "zeros" and not search.x0.endswith(".json"):
+        raise ConfigError(f"strategy_search.x0={search.x0!r} is not zeros or a weights .json file")
+    per_iteration = search.emitters * search.batch_size
+    if algo.budget < per_iteration:
+        raise ConfigError(f"algorithm.budget={algo.budget} is less than one CMA-ME iteration "
+                          f"(strategy_search.emitters x batch_size = {per_iteration} evaluations)")
+    if checked.engine.name != "builtin":
+        raise ConfigError("algorithm.kind=cma_me needs engine=builtin (it sends each candidate's "
+                          "weights to the workers, which SabberStone cannot take)")
+    if checked.strategy.player != "beam":
+        raise ConfigError(f"algorithm.kind=cma_me trains the beam player's score: strategy.player must "
+                          f"be beam, got {checked.strategy.player!r}")
+    if checked.deck_file:
+        raise ConfigError("deck_file evaluates one deck; a strategy search sets its deck with "
+                          "strategy_search.deck")
+
+
 def _check_combinations(checked: DictConfig) -> None:
     if checked.strategy.hide_deck_order and checked.engine.name == "sabberstone":
         raise ConfigError("strategy.hide_deck_order=true needs engine=builtin: SabberStone's planner "
@@ -364,6 +431,7 @@ def check_inputs(cfg: DictConfig, probe_timeout: float = 5.0) -> None:
             check_player(cfg.strategy.player)
         except (PlayerSpecError, EngineDeckError) as exc:
             raise ConfigError(f"strategy.player: {exc}") from None
+    _check_weights_files(cfg)
     if cfg.opponents.path:
         try:
             load_opponents(cfg.opponents.path)
@@ -374,6 +442,27 @@ def check_inputs(cfg: DictConfig, probe_timeout: float = 5.0) -> None:
         raise ConfigError(f"algorithm.offline.path={algo.offline.path} is not a file (a run's checkpoint.h5)")
     if cfg.cluster.kind == "address":
         _probe(cfg.cluster.address, probe_timeout)
+
+
+def _check_weights_files(cfg: DictConfig) -> None:
+    """The weights files the config names (strategy.evaluated, strategy_search.x0) and the
+    strategy search's deck: present, finite, 109 weights, a playable deck."""
+    from workers.errors import DeckError as EngineDeckError
+    from workers.evaluate import check_strategy, load_deck_file, validate_deck
+    named = [("strategy.evaluated", cfg.strategy.evaluated)]
+    if cfg.strategy_search is not None:
+        named.append(("strategy_search.x0", cfg.strategy_search.x0))
+    for key, value in named:
+        if value.endswith(".json"):
+            try:
+                check_strategy(value, key)
+            except EngineDeckError as exc:
+                raise ConfigError(f"{key}: {exc}") from None
+    if cfg.strategy_search is not None and cfg.strategy_search.deck:
+        try:
+            validate_deck(load_deck_file(cfg.strategy_search.deck), label=f"strategy_search.deck {cfg.strategy_search.deck}")
+        except EngineDeckError as exc:
+            raise ConfigError(f"strategy_search.deck: {exc}") from None
 
 
 def _probe(address: str, timeout: float) -> None:
@@ -391,6 +480,8 @@ def identity(cfg: DictConfig) -> dict:
     plain = OmegaConf.to_container(cfg, resolve=True)
     if isinstance(plain.get("engine"), dict):  # where the SabberStone build lies changes no result
         plain["engine"] = {k: v for k, v in plain["engine"].items() if k != "path"}
+    if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
+        del plain["strategy_search"]
     return {k: v for k, v in plain.items() if k not in NOT_IDENTITY}
 
 

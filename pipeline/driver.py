@@ -18,8 +18,9 @@ CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 
 
 def run(cfg: DictConfig, client=None) -> Path | None:
-    """Run (or resume) the configured search; `client`: an existing Dask client to use instead
-    of starting the configured cluster."""
+    """Run (or resume) the configured search (a deck search, or with algorithm.kind=cma_me the
+    strategy search of pipeline/strategy_search.py); `client`: an existing Dask client to use
+    instead of starting the configured cluster."""
     cfg = validate(cfg)
     check_inputs(cfg)  # the files the config names, read and checked before anything is written
     engine_options(cfg)  # a missing or broken engine fails here, before anything is written
@@ -69,10 +70,13 @@ def engine_options(cfg) -> dict:
 
 
 def _stoppable_search(cfg, run_dir, space, config_yaml):
-    """The Search, with its checkpoint and report writes finished before a stop (SIGINT, SIGTERM)
+    """The Search (or StrategySearch), with its checkpoint and report writes finished before a stop (SIGINT, SIGTERM)
     takes effect: a stop leaves the last complete checkpoint, never half a file, and the step it
     interrupted runs again on resume with the same seeds."""
-    from .search import Search
+    if cfg.algorithm.kind == "cma_me":
+        from .strategy_search import StrategySearch as Search
+    else:
+        from .search import Search
 
     class StoppableSearch(Search):
         saved_evaluations = None  # how many evaluations the checkpoint on disk holds
@@ -86,9 +90,9 @@ def _stoppable_search(cfg, run_dir, space, config_yaml):
                 super().checkpoint()
                 self.saved_evaluations = self.evaluations
 
-        def write_reports(self) -> None:
+        def write_reports(self, **kw) -> None:
             with stops_deferred():
-                super().write_reports()
+                super().write_reports(**kw)
 
     return StoppableSearch(cfg, run_dir, space, None, config_yaml)
 
@@ -113,7 +117,9 @@ def stopped_message(stop: Stopped) -> str:
 
 
 def summary(search) -> str:
-    """The final numbers and the best deck, for the terminal."""
+    """The final numbers and the best deck (or strategy), for the terminal."""
+    if hasattr(search, "summary"):
+        return search.summary()
     from .archives import qd_metrics
     from .reports import best_decks
     m = qd_metrics(search.archive, search.spec)
@@ -142,7 +148,7 @@ class _cluster_and_client:
             return EvaluationClient(
                 client, self.space, run_seed=int(self.cfg.seed), games=int(self.cfg.opponents.games),
                 games_per_task=int(self.cfg.cluster.games_per_task), player=self.cfg.strategy.player,
-                strategy=self.cfg.strategy.evaluated, beam_depth=int(self.cfg.strategy.beam_depth),
+                strategy=evaluated_strategy(self.cfg), beam_depth=int(self.cfg.strategy.beam_depth),
                 beam_width=int(self.cfg.strategy.beam_width),
                 hide_deck_order=bool(self.cfg.strategy.hide_deck_order), opponents_path=self.cfg.opponents.path,
                 max_resubmits=int(self.cfg.cluster.max_retries), engine=self.cfg.engine.name,
@@ -154,6 +160,13 @@ class _cluster_and_client:
 
     def __exit__(self, *exc):
         return self._ctx.__exit__(*exc)
+
+
+def evaluated_strategy(cfg) -> str:
+    """strategy.evaluated for the workers: a weights file as an absolute path, so a worker
+    started in another folder (SLURM) reads the same file."""
+    value = cfg.strategy.evaluated
+    return str(Path(value).resolve()) if value.endswith(".json") else value
 
 
 def evaluate_deck_file(cfg, space, client=None) -> None:

@@ -81,9 +81,13 @@ class EvaluationClient:
     def workers(self) -> int:
         return max(sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()), 1)
 
-    def evaluate(self, decks: np.ndarray, eval_ids: np.ndarray, progress=None) -> list:
-        """EvaluationResult of each deck, in the order given."""
+    def evaluate(self, decks: np.ndarray, eval_ids: np.ndarray, progress=None, strategies=None) -> list:
+        """EvaluationResult of each deck, in the order given. `strategies`: per deck, the
+        evaluated player's score instead of the configured one (the strategy search sends each
+        candidate's weights as a tuple)."""
         card_lists = [tuple(self.space.decode(d)) for d in decks]
+        options = [self.options if strategies is None else {**self.options, "strategy": s}
+                   for s in (strategies if strategies is not None else [None] * len(decks))]
         seeds = [evaluation_seed(self.run_seed, e) for e in eval_ids]
         chunks = [list(range(s, min(s + self.games_per_task, self.games)))
                   for s in range(0, self.games, self.games_per_task)]
@@ -93,7 +97,7 @@ class EvaluationClient:
         pending = {}
         for d, (cards, seed) in enumerate(zip(card_lists, seeds)):
             for c, games in enumerate(chunks):
-                pending[self._submit(cards, games, seed)] = (d, c, 0)
+                pending[self._submit(cards, games, seed, options[d])] = (d, c, 0)
         remaining = [len(chunks)] * len(decks)
         done = as_completed(list(pending))
         for future in done:
@@ -103,7 +107,7 @@ class EvaluationClient:
             except Exception as exc:  # a lost task (KilledWorker) or a failed one: run it again
                 if attempt >= self.max_resubmits or isinstance(exc, EngineDeckError):
                     raise
-                again = self._submit(card_lists[d], chunks[c], seeds[d])
+                again = self._submit(card_lists[d], chunks[c], seeds[d], options[d])
                 pending[again] = (d, c, attempt + 1)
                 done.add(again)
                 continue
@@ -121,5 +125,5 @@ class EvaluationClient:
                                                   self.opponent_names))
         return results
 
-    def _submit(self, cards, games, seed):
-        return self.client.submit(play_chunk, cards, games, seed, self.options, pure=False)
+    def _submit(self, cards, games, seed, options):
+        return self.client.submit(play_chunk, cards, games, seed, options, pure=False)

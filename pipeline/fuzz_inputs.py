@@ -41,7 +41,7 @@ from typing import Callable
 import numpy as np
 
 from . import checkpoint as ckpt
-from .config import CHOICES, OPTIONAL_RANGES, RANGES, RootCfg
+from .config import CHOICES, OPTIONAL_RANGES, RANGES, STRATEGY_RANGES, RootCfg, StrategySearchCfg
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "workers" / "data"
@@ -74,8 +74,8 @@ class Outcome:
 
 
 # --- the corpus: config keys ------------------------------------------------------------------
-def pipeline_case(name: str, overrides: dict[str, str], setup=None) -> Case:
-    merged = {"run_dir": "{dir}/run", **BASE, **overrides}
+def pipeline_case(name: str, overrides: dict[str, str], setup=None, base: dict | None = None) -> Case:
+    merged = {"run_dir": "{dir}/run", **(BASE if base is None else base), **overrides}
     return Case(name, ["pipeline", *(f"{k}={v}" for k, v in merged.items())], setup)
 
 
@@ -85,6 +85,8 @@ def schema_keys(schema=None, prefix: str = "") -> dict[str, object]:
     out = {}
     for f in fields(schema):
         value = getattr(schema, f.name)
+        if value is None and f.name == "strategy_search":  # optional: set by the strategy experiments
+            value = StrategySearchCfg()
         if is_dataclass(value):
             out.update(schema_keys(value, f"{prefix}{f.name}."))
         else:
@@ -96,7 +98,7 @@ def bad_numbers(key: str, default) -> list[str]:
     """Values the schema refuses for a number key, as Hydra overrides: wrong type, empty, NaN,
     infinite, null where not optional, and just beyond each end of its range (so negative,
     zero or huge where those are out)."""
-    allowed = RANGES.get(key) or OPTIONAL_RANGES.get(key)
+    allowed = RANGES.get(key) or OPTIONAL_RANGES.get(key) or STRATEGY_RANGES.get(key)
     integer = isinstance(default, int) and not isinstance(default, bool) or key in OPTIONAL_RANGES
     values = ["abc", "''", "nan", "inf", "-inf", "[1]"]
     values += ["1.5", "true", "1" + "0" * 30] if integer else []
@@ -138,7 +140,16 @@ SPECIAL = {  # keys whose bad values are not just numbers out of range
     "deck_space.hero_class": ["mage", "JEDI", "''", "null", "5"],
     "opponents.path": ["''"],
     "algorithm.offline.path": ["''"],
+    "strategy.evaluated": ["bogus", "''", "null", "[1]", "'{dir}/absent.json'"],
+    "strategy_search.deck": ["''", "'{dir}/absent.json'"],
+    "strategy_search.ranker": ["bogus", "''", "null", "[1]"],
+    "strategy_search.es": ["bogus", "''", "null"],
+    "strategy_search.x0": ["ones", "''", "null", "'{dir}/absent.json'"],
 }
+# A strategy search of seconds (one emitter of 4, one iteration), for its own keys' cases.
+STRATEGY_BASE = {"experiment": "strategy_smoke", "progress": "false", "cluster.n_workers": "1",
+                 "opponents.games": "2", "cluster.games_per_task": "2", "algorithm.budget": "4", "strategy_search.emitters": "1",
+                 "strategy_search.batch_size": "4", "strategy.beam_depth": "1", "strategy.beam_width": "1"}
 
 
 def config_cases() -> list[Case]:
@@ -157,8 +168,9 @@ def config_cases() -> list[Case]:
             continue
         for value in values:
             extra = {"cluster.kind": "address"} if key == "cluster.address" else {}
+            base = STRATEGY_BASE if key.startswith("strategy_search.") else None
             setup = _plain_file if "plainfile" in value else None
-            cases.append(pipeline_case(f"config {key}={value[:40]}", {key: value, **extra}, setup))
+            cases.append(pipeline_case(f"config {key}={value[:40]}", {key: value, **extra}, setup, base))
     cases.append(pipeline_case("config unreachable cluster.address",
                                {"cluster.kind": "address", "cluster.address": "tcp://127.0.0.1:1"}))
     cases.append(pipeline_case("config cluster.kind=address without an address", {"cluster.kind": "address"}))

@@ -44,11 +44,19 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
             and not config_path.exists() and not path.exists():
         raise RunDirError(f"run directory {run_dir} is not empty and holds no run; choose another run_dir")
     if path.exists() or path.is_symlink():
-        saved = ckpt.load(path)
+        saved = ckpt.load(path, required=checkpoint_groups(cfg))
         if saved.identity != identity_hash(cfg):
             raise RunDirError(f"{path} was written by another config; choose another run_dir")
         return saved
     return None
+
+
+def checkpoint_groups(cfg) -> tuple[str, ...]:
+    """The groups a checkpoint of this config must hold (a strategy run has its own)."""
+    if cfg.algorithm.kind == "cma_me":
+        from .strategy_search import GROUPS
+        return GROUPS
+    return ("evaluations", "real_archive")
 
 
 def read_config(path: Path) -> dict | None:

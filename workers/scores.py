@@ -156,8 +156,12 @@ class NeuralNetScore:
         return value
 
 
-def score_function(name: str):
-    """'aggro', 'control', 'nn' (the reference weights) or a path to a weights JSON file."""
+def score_function(name):
+    """'aggro', 'control', 'nn' (the reference weights), a path to a weights JSON file, or the
+    weights themselves as a tuple of numbers (what the strategy search sends its workers: a
+    candidate needs no file on any machine)."""
+    if isinstance(name, tuple):
+        return NeuralNetScore([float(w) for w in name])
     if name == "aggro":
         return aggro_score
     if name == "control":

@@ -5,8 +5,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import decks, figures, page, stats, surrogates, table
-from .runs import LABELS, ReportError, group_by_algorithm, load_runs
+from . import decks, figures, page, stats, strategy, surrogates, table
+from .runs import LABELS, ReportError, find_run_dirs, group_by_algorithm, load_runs
 
 MARKER = ".pipeline-report"  # only a folder holding this is ever replaced
 
@@ -18,33 +18,24 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
     out = Path(out)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
         raise ReportError(f"--out {out} exists and is not a report folder; not replacing it")
-    runs = load_runs(paths)  # raises ReportError on bad or incomparable input
+    dirs = find_run_dirs(paths)
+    strategy_dirs = [d for d in dirs if strategy.is_strategy_run(d)]  # their own section
+    deck_dirs = [d for d in dirs if d not in strategy_dirs]
+    runs = load_runs(deck_dirs) if deck_dirs else []  # raises ReportError on bad or incomparable input
+    strategy_runs = strategy.load_strategy_runs(strategy_dirs)
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         if (out / surrogates.TRANSFER_CACHE).is_file():  # real games already played for these runs
             shutil.copy(out / surrogates.TRANSFER_CACHE, work / surrogates.TRANSFER_CACHE)
-        rows = table.table_rows(runs)
-        table_md = table.write_table(rows, work)
-        per_run = {a: [table.run_metrics(r) for r in g] for a, g in group_by_algorithm(runs).items()}
-        tests = stats.all_tests(per_run)
-        stats.write_stats(tests, work)
-        figs = [(figures.progress_figure(runs, work)[0], "QD-score and number of elites against real evaluations (each run's last value carried forward to the longest run's end)"),
-                (figures.ccdf_figure(runs, work)[0], "CCDF of elite objective values"),
-                (figures.heatmaps_figure(runs, work)[0], "Final real archive of each run (colour: average health difference on [-30, 30])")]
-        loss = figures.loss_figure(runs, work)
-        if loss:
-            figs.append((loss[0], "Surrogate training and validation loss per target over outer iterations"))
-        mse_md = surrogates.write_mse(surrogates.mse_pairs(runs), work)
-        transfer_md = surrogates.write_transfer(surrogates.transfer(runs, transfer, work, workers), work)
-        all_decks = decks.write_decks(runs, work, top_decks)
-        unfinished = sum(not r.finished for r in runs)
-        runs_text = (f"{len(runs)} runs of {len(group_by_algorithm(runs))} algorithms"
-                     + (f", {unfinished} of them unfinished (numbers as of their last checkpoint)" if unfinished else "")
-                     + ": " + ", ".join(str(r.path) for r in runs))
-        page.write_page(work, title="DSA-ME results report", runs_text=runs_text, table_md=table_md,
-                        stats=tests, figures=figs, mse_md=mse_md, transfer_md=transfer_md,
-                        all_decks=all_decks, labels=LABELS)
+        strategy_html = strategy.write_section(strategy_runs, work)
+        if runs:
+            _deck_parts(runs, work, transfer, workers, top_decks, strategy_html)
+        else:
+            page.write_page(work, title="DSA-ME results report",
+                            runs_text=f"{len(strategy_runs)} strategy search runs, no deck search",
+                            table_md="", stats=[], figures=[], mse_md="", transfer_md="", all_decks=[],
+                            labels=LABELS, extra_html=strategy_html)
         (work / MARKER).write_text("written by python -m pipeline.report; replaced by the next report\n")
         if out.exists():
             shutil.rmtree(out)
@@ -53,3 +44,28 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
         if work.exists():
             shutil.rmtree(work)
     return out
+
+
+def _deck_parts(runs, work: Path, transfer: str, workers, top_decks: int, strategy_html: str) -> None:
+    """Table 1, statistics, figures, surrogate analyses and decks of the deck searches."""
+    rows = table.table_rows(runs)
+    table_md = table.write_table(rows, work)
+    per_run = {a: [table.run_metrics(r) for r in g] for a, g in group_by_algorithm(runs).items()}
+    tests = stats.all_tests(per_run)
+    stats.write_stats(tests, work)
+    figs = [(figures.progress_figure(runs, work)[0], "QD-score and number of elites against real evaluations (each run's last value carried forward to the longest run's end)"),
+            (figures.ccdf_figure(runs, work)[0], "CCDF of elite objective values"),
+            (figures.heatmaps_figure(runs, work)[0], "Final real archive of each run (colour: average health difference on [-30, 30])")]
+    loss = figures.loss_figure(runs, work)
+    if loss:
+        figs.append((loss[0], "Surrogate training and validation loss per target over outer iterations"))
+    mse_md = surrogates.write_mse(surrogates.mse_pairs(runs), work)
+    transfer_md = surrogates.write_transfer(surrogates.transfer(runs, transfer, work, workers), work)
+    all_decks = decks.write_decks(runs, work, top_decks)
+    unfinished = sum(not r.finished for r in runs)
+    runs_text = (f"{len(runs)} runs of {len(group_by_algorithm(runs))} algorithms"
+                 + (f", {unfinished} of them unfinished (numbers as of their last checkpoint)" if unfinished else "")
+                 + ": " + ", ".join(str(r.path) for r in runs))
+    page.write_page(work, title="DSA-ME results report", runs_text=runs_text, table_md=table_md,
+                    stats=tests, figures=figs, mse_md=mse_md, transfer_md=transfer_md,
+                    all_decks=all_decks, labels=LABELS, extra_html=strategy_html)

@@ -63,7 +63,7 @@ def _decks(all_decks: list[dict], labels: dict[str, str], shown: int = 3) -> str
 
 def write_page(out: Path, *, title: str, runs_text: str, table_md: str, stats: list[dict],
                figures: list[tuple[str, str]], mse_md: str, transfer_md: str, all_decks: list[dict],
-               labels: dict[str, str]) -> Path:
+               labels: dict[str, str], extra_html: str = "") -> Path:
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(runs_text)}</p>",
             "<h2>Table 1</h2>", md_table(table_md), "<p><a href='table1.csv'>CSV</a> · <a href='table1.md'>Markdown</a></p>",
             "<h2>Statistics</h2>", _verdicts(stats), "<p><a href='statistics.csv'>p-values (CSV)</a> · "
@@ -73,7 +73,9 @@ def write_page(out: Path, *, title: str, runs_text: str, table_md: str, stats: l
             md_table(transfer_md), "<h2>Top decks</h2>",
             "<p>The best three of each run; all of them and the elite of each archive region in "
             "<a href='decks.md'>decks.md</a> and <a href='decks.json'>decks.json</a>.</p>",
-            _decks(all_decks, labels)]
+            _decks(all_decks, labels), extra_html]
+    if not table_md:  # strategy searches only: no deck-search sections
+        body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(runs_text)}</p>", extra_html]
     page = (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"<link rel='icon' href='data:,'><style>{STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
     path = out / "index.html"
