@@ -177,6 +177,14 @@ class GameState:
         """A random living enemy character of `owner` (None when there is none)."""
         return self.choice([c for c in self.characters(1 - owner) if self.alive(c)])
 
+    def random_missiles(self, owner: int, count: int) -> None:
+        """`count` times 1 damage to a random enemy of `owner` still alive (missile spells)."""
+        for _ in range(count):
+            enemy = self.random_enemy(owner)
+            if enemy is None:
+                break
+            self.damage(None, enemy, 1)
+
     def position_of(self, minion: Minion) -> int:
         return self.players[minion.owner].board.index(minion)
 

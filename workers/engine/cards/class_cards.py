@@ -374,12 +374,7 @@ def blessing_of_kings(g, owner, card, target):
 
 @spell("EX1_384")
 def avenging_wrath(g, owner, card, target):
-    # One missile at a time, each at a random enemy still alive.
-    for _ in range(8 + g.spell_power(owner)):
-        enemy = g.random_enemy(owner)
-        if enemy is None:
-            break
-        g.damage(None, enemy, 1)
+    g.random_missiles(owner, 8 + g.spell_power(owner))
 
 
 @spell("EX1_354", target=CHARACTER)

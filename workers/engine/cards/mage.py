@@ -58,11 +58,7 @@ def tome_of_intellect(g, owner, card, target):
 def arcane_missiles(g, owner, card, target):
     # Spell Damage adds missiles, each 1 damage at a random living enemy (SabberStone; its
     # missiles are not doubled by Prophet Velen).
-    for _ in range(3 + g.spell_power(owner)):
-        enemy = g.random_enemy(owner)
-        if enemy is None:
-            break
-        g.damage(None, enemy, 1)
+    g.random_missiles(owner, 3 + g.spell_power(owner))
 
 
 @spell("CS2_024", target=CHARACTER)  # Frostbolt
