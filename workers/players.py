@@ -88,16 +88,19 @@ class BeamSearchPlayer:
                     child = state if move is last else state.copy()
                     child.apply(move, check=False)
                     expanded += 1
+                    if move[0] == END_TURN or child.done or child.current != me:
+                        # A turn-ending child needs no hash: it cannot equal a child that goes
+                        # on (whose turn it is, and whether it is over, are hashed), and one
+                        # equal to an earlier candidate scores the same, so it could not win.
+                        value = score(child, me)
+                        if best_line is None or value > best_value:
+                            best_line, best_value = line + (move,), value
+                        continue
                     key = child.state_hash()
                     if key in seen:
                         continue
                     seen.add(key)
-                    value = score(child, me)
-                    if move[0] == END_TURN or child.done or child.current != me:
-                        if best_line is None or value > best_value:
-                            best_line, best_value = line + (move,), value
-                    else:
-                        children.append((value, child, line + (move,)))
+                    children.append((score(child, me), child, line + (move,)))
             if not children:
                 break
             children.sort(key=_by_score_descending)  # stable: ties keep option order
