@@ -17,6 +17,8 @@ from typing import Any, Optional
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from workers.class_pools import HERO_CLASSES
+
 from .cluster import default_workers
 from .errors import ConfigError
 
@@ -157,8 +159,7 @@ CHOICES = {
     "algorithm.offline.source": ("none", "data", "model"),
     "engine.name": ("builtin", "sabberstone"),
     "cluster.kind": ("local", "slurm", "address"),
-    "deck_space.hero_class": ("DRUID", "HUNTER", "MAGE", "PALADIN", "PRIEST", "ROGUE", "SHAMAN",
-                              "WARLOCK", "WARRIOR"),
+    "deck_space.hero_class": HERO_CLASSES,
 }
 STRATEGY_CHOICES = {"strategy_search.ranker": ("imp", "2imp", "rd", "2rd", "obj", "2obj"),
                     "strategy_search.es": ("cma_es", "sep_cma_es", "lm_ma_es", "openai_es")}
@@ -243,10 +244,7 @@ def validate(cfg: DictConfig) -> DictConfig:
         key = getattr(exc, "full_key", None) or ""
         message = str(exc).splitlines()[0]
         raise ConfigError(f"bad config{' key ' + key if key else ''}: {message}") from None
-    for key, allowed in CHOICES.items():
-        value = OmegaConf.select(checked, key)
-        if value not in allowed:
-            raise ConfigError(f"{key}={value!r} is not one of {', '.join(map(str, allowed))}")
+    _check_choices(checked, CHOICES)
     _check_numbers(checked)
     _check_strings(checked)
     _check_evaluated(checked)
@@ -279,11 +277,22 @@ def _ranges_as_floats(plain: dict) -> None:
             if isinstance(r, list) else r for r in ranges]
 
 
-def _check_numbers(cfg: DictConfig) -> None:
-    for key, allowed in RANGES.items():
+def _check_choices(cfg: DictConfig, choices: dict) -> None:
+    for key, allowed in choices.items():
+        value = OmegaConf.select(cfg, key)
+        if value not in allowed:
+            raise ConfigError(f"{key}={value!r} is not one of {', '.join(map(str, allowed))}")
+
+
+def _check_ranges(cfg: DictConfig, ranges: dict) -> None:
+    for key, allowed in ranges.items():
         value = OmegaConf.select(cfg, key)
         if value not in allowed:
             raise ConfigError(f"{key} must be a finite number in {allowed}, got {value}")
+
+
+def _check_numbers(cfg: DictConfig) -> None:
+    _check_ranges(cfg, RANGES)
     for key, allowed in OPTIONAL_RANGES.items():
         value = OmegaConf.select(cfg, key)
         if value is not None and value not in allowed:
@@ -379,14 +388,8 @@ def _check_strategy_search(checked: DictConfig) -> None:
                           "(use experiment=strategy_paper or experiment=strategy_smoke)")
     if search is None:
         return
-    for key, allowed in STRATEGY_RANGES.items():
-        value = OmegaConf.select(checked, key)
-        if value not in allowed:
-            raise ConfigError(f"{key} must be a finite number in {allowed}, got {value}")
-    for key, allowed in STRATEGY_CHOICES.items():
-        value = OmegaConf.select(checked, key)
-        if value not in allowed:
-            raise ConfigError(f"{key}={value!r} is not one of {', '.join(allowed)}")
+    _check_ranges(checked, STRATEGY_RANGES)
+    _check_choices(checked, STRATEGY_CHOICES)
     if search.x0 != "zeros" and not search.x0.endswith(".json"):
         raise ConfigError(f"strategy_search.x0={search.x0!r} is not zeros or a weights .json file")
     per_iteration = search.emitters * search.batch_size
