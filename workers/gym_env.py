@@ -108,12 +108,17 @@ def action_mask(g: GameState) -> np.ndarray:
     return mask
 
 
+def _play_slots(offset: int) -> tuple[int, int, int]:
+    """(hand, target, position) of a PLAY index's offset within its block of N_PLAYS."""
+    hand, rest = divmod(offset, N_TARGETS * N_POSITIONS)
+    return (hand, *divmod(rest, N_POSITIONS))
+
+
 def describe_action(i: int) -> str:
     if i == 0:
         return "END_TURN"
     if i < ATTACK_BASE:
-        hand, rest = divmod(i - PLAY_BASE, N_TARGETS * N_POSITIONS)
-        target, position = divmod(rest, N_POSITIONS)
+        hand, target, position = _play_slots(i - PLAY_BASE)
         return f"PLAY hand {hand} target {target} position {position}"
     if i < POWER_BASE:
         attacker, defender = divmod(i - ATTACK_BASE, N_CHARS)
@@ -121,9 +126,8 @@ def describe_action(i: int) -> str:
     if i < OPTION_BASE:
         return f"HERO_POWER target {i - POWER_BASE}"
     if i < ACTION_SIZE:
-        option, rest = divmod(i - OPTION_BASE, N_PLAYS)
-        hand, rest = divmod(rest, N_TARGETS * N_POSITIONS)
-        target, position = divmod(rest, N_POSITIONS)
+        option, offset = divmod(i - OPTION_BASE, N_PLAYS)
+        hand, target, position = _play_slots(offset)
         return f"PLAY hand {hand} option {option + 1} target {target} position {position}"
     raise ValueError(f"action {i} is outside [0, {ACTION_SIZE})")
 
