@@ -6,7 +6,9 @@ about 2,850 random games/s and copies a mid-game state in about 34 us; hearthbre
 about 129 random games/s. Goals: protocol_eval_s <= 6 (20x SabberStone), random_games_per_s
 >= 3,000, state_copy_us <= 5.
 The protocol is timed without a profiler (the median of several evaluations); its profile comes
-from a separate evaluation, as a profiler triples the time it measures.
+from a separate evaluation, as a profiler triples the time it measures (and sees only the plain
+Python parts of the compiled engine: run with DSAME_NATIVE=0 to profile the rules themselves).
+The first line says which engine ran: compiled (make native) or plain Python.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import time
 from pathlib import Path
 
 from .engine.game import new_game
+from .engine.native import compiled
 from .engine.rng import derive
 from .evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue, play_games,
                        warm_up)
@@ -135,6 +138,7 @@ def main(argv=None) -> int:
     if not args.no_profile and (args.profile.is_dir() or not _creatable(args.profile.parent)):
         parser.error(f"--profile {args.profile}: not a file that can be written")
     warm_up()
+    print(f"engine: {'compiled (mypyc)' if compiled() else 'plain Python'}", flush=True)
     line("random_games_per_s", median_of(args.repeats, lambda: random_games_per_s(600)),
          "goal >= 3,000; SabberStone 2,850, hearthbreaker 129, fireplace 20")
     line("state_copy_us", median_of(args.repeats, state_copy_us), "goal <= 5; SabberStone 34")

@@ -1,9 +1,16 @@
 """Players: uniformly random legal play, and the protocol's end-of-turn beam search."""
 from __future__ import annotations
 
+from typing import Callable
+
+from mypy_extensions import mypyc_attr
+
 from .engine.actions import END_TURN, Action
 from .engine.rng import GOLDEN, MASK64, derive, mix
 from .engine.state import GameState
+from .tally import Tally
+
+Observer = Callable[[GameState], None]
 
 
 class RandomPlayer:
@@ -11,8 +18,8 @@ class RandomPlayer:
 
     def __init__(self, seed: int):
         self.rng = derive(seed, 0x52414E44)
-        self.observer = None  # called with the game after every action (soak checks)
-        self.tally = None  # the evaluated player's statistics (workers.tally), when counted
+        self.observer: Observer | None = None  # called with the game after every action (soak checks)
+        self.tally: Tally | None = None  # the evaluated player's statistics, when counted
 
     def _rand(self, n: int) -> int:
         self.rng = (self.rng + GOLDEN) & MASK64
@@ -33,6 +40,7 @@ class RandomPlayer:
             tally.turn_ended(g)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # workers.value_player.ValueBeamPlayer
 class BeamSearchPlayer:
     """Plans the rest of its turn by beam search over copies of the state, as SabberStone's
     `OptionNode` does for the protocol.
@@ -48,16 +56,16 @@ class BeamSearchPlayer:
     `hide_deck_order` (off by default) reshuffles the decks of the planning root.
     """
 
-    def __init__(self, score, seed: int, depth: int = 13, width: int = 4,
-                 hide_deck_order: bool = False):
+    def __init__(self, score: Callable[[GameState, int], float], seed: int, depth: int = 13,
+                 width: int = 4, hide_deck_order: bool = False):
         self.score = score
         self.depth = depth
         self.width = width
         self.hide_deck_order = hide_deck_order
         self.plan_stream = derive(seed, 0x504C414E)
         self.states_expanded = 0
-        self.observer = None  # called with the game after every real action (soak checks)
-        self.tally = None  # the evaluated player's statistics (workers.tally), when counted
+        self.observer: Observer | None = None  # called with the game after every real action
+        self.tally: Tally | None = None  # the evaluated player's statistics, when counted
 
     def planning_root(self, g: GameState) -> GameState:
         """The copy a plan starts from: the player's own random stream, and the decks'
@@ -73,7 +81,7 @@ class BeamSearchPlayer:
     def plan(self, g: GameState) -> list:
         me = g.current
         score = self.score
-        beam = [(self.planning_root(g), ())]
+        beam: list[tuple[GameState, tuple]] = [(self.planning_root(g), ())]
         best_line, best_value = None, float("-inf")
         expanded = 0
         for _ in range(self.depth):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from functools import lru_cache, wraps
 
+from workers.engine import state
 from workers.engine.actions import ATTACK, END, HERO_POWER, PLAY, PLAY_OPTION_1, Action
 from workers.engine.carddb import load_cards
 from workers.engine.cardspec import build_library
@@ -154,31 +155,19 @@ def cards_entering_play():
     def record(card) -> None:
         seen.add(card if isinstance(card, str) else card.id)
 
-    def watching(name, which):
-        original = getattr(GameState, name)
-
-        def watched(g, *args, **kwargs):
-            for card in which(g, *args, **kwargs):
-                record(card)
-            return original(g, *args, **kwargs)
-        return original, watched
-
-    originals = {}
-    try:
-        for name, which in _ENTRY_POINTS.items():
-            originals[name], watched = watching(name, which)
-            setattr(GameState, name, watched)
-        start_turn = originals["start_turn"] = GameState.start_turn
-
-        def watched_start(g, *args, **kwargs):
+    def watch(g, method: str, args: tuple) -> None:
+        if method == "start_turn":
             for p in g.players:
                 record(p.hero.cdef)
                 for card in p.deck + p.hand:  # Start of Game cards: their text ran at game start
                     if card.cdef.script.game_start is not None:
                         record(card.cdef)
-            return start_turn(g, *args, **kwargs)
-        GameState.start_turn = watched_start
+            return
+        for card in _ENTRY_POINTS[method](g, *args):
+            record(card)
+
+    previous, state.entry_watcher = state.entry_watcher, watch
+    try:
         yield seen
     finally:
-        for name, original in originals.items():
-            setattr(GameState, name, original)
+        state.entry_watcher = previous

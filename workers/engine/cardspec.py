@@ -173,6 +173,10 @@ class CardDef(CardData):
 
     script: Script
     implemented: bool
+    # Set once by __post_init__ (see there).
+    triggers: dict = field(init=False, repr=False, compare=False)
+    has_aura: bool = field(init=False, repr=False, compare=False)
+    cost_aura: Callable | None = field(init=False, repr=False, compare=False)
 
     # Identity, not field-by-field comparison: every card id has exactly one CardDef per library.
     __eq__ = object.__eq__

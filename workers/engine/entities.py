@@ -2,22 +2,16 @@
 
 Cards in a deck or hand never change, so copies of a game share them. Minions, heroes, weapons
 and players do change and copy themselves field by field (`__slots__` + explicit copy is several
-times faster than `copy.copy`).
+times faster than `copy.copy`; game copies are the beam search's main cost). Each class lists
+its fields once (`*_FIELDS`); a test checks that `copy` takes every one of them.
+
+This module is compiled with `state` (workers/engine/native.py), so it keeps to what mypyc
+compiles: typed fields, and a blank instance made by calling the class with no arguments
+(`copy` fills it in), since a compiled class cannot be made without its `__init__`.
 """
 from __future__ import annotations
 
 from .cardspec import CardDef
-
-
-def _slot_copier(cls, skip: tuple = ()):
-    """A `copy` method that assigns every slot of `cls` by name (minus `skip`, which the caller
-    fills in). Generated from `__slots__` so it cannot miss a field, and several times faster
-    than a getattr/setattr loop; game copies are the beam search's main cost."""
-    lines = [f"    new.{name} = self.{name}" for name in cls.__slots__ if name not in skip]
-    source = "def copy(self):\n    new = new_instance(cls)\n" + "\n".join(lines) + "\n    return new\n"
-    namespace = {"new_instance": object.__new__, "cls": cls}
-    exec(source, namespace)
-    return namespace["copy"]
 
 
 class Card:
@@ -35,17 +29,22 @@ class Card:
         return f"Card({self.cdef.name}#{self.uid})"
 
 
-class Minion:
-    __slots__ = (
-        "uid", "cdef", "owner", "order", "base_atk", "base_health", "atk_bonus", "health_bonus",
-        "turn_atk", "aura_atk", "aura_health", "damage", "taunt", "divine_shield", "stealth",
-        "windfury", "charge", "frozen", "silenced", "cant_attack", "spell_damage", "attacks",
-        "sick", "destroyed", "deathrattles", "aura_charge", "aura_windfury", "counter",
-        "poisonous", "stealth_until_next_turn", "destroy_at_start_of",
-        "immune",  # Immune (Bestial Wrath): takes no damage; cleared via Player.enchants
-    )
+MINION_FIELDS = (
+    "uid", "cdef", "owner", "order", "base_atk", "base_health", "atk_bonus", "health_bonus",
+    "turn_atk", "aura_atk", "aura_health", "damage", "taunt", "divine_shield", "stealth",
+    "windfury", "charge", "frozen", "silenced", "cant_attack", "spell_damage", "attacks",
+    "sick", "destroyed", "deathrattles", "aura_charge", "aura_windfury", "counter",
+    "poisonous", "stealth_until_next_turn", "destroy_at_start_of",
+    "immune",  # Immune (Bestial Wrath): takes no damage; cleared via Player.enchants
+)
 
-    def __init__(self, uid: int, cdef: CardDef, owner: int, order: int):
+
+class Minion:
+    __slots__ = MINION_FIELDS
+
+    def __init__(self, uid: int = 0, cdef: CardDef | None = None, owner: int = 0, order: int = 0):
+        if cdef is None:
+            return  # a blank for copy()
         self.uid = uid
         self.cdef = cdef
         self.owner = owner
@@ -80,7 +79,41 @@ class Minion:
         self.destroy_at_start_of = -1  # player whose next turn start destroys it (Nightmare); silence clears
         self.immune = False
 
-    # copy() is generated from __slots__ below the class.
+    def copy(self) -> Minion:
+        new = Minion()
+        new.uid = self.uid
+        new.cdef = self.cdef
+        new.owner = self.owner
+        new.order = self.order
+        new.base_atk = self.base_atk
+        new.base_health = self.base_health
+        new.atk_bonus = self.atk_bonus
+        new.health_bonus = self.health_bonus
+        new.turn_atk = self.turn_atk
+        new.aura_atk = self.aura_atk
+        new.aura_health = self.aura_health
+        new.damage = self.damage
+        new.taunt = self.taunt
+        new.divine_shield = self.divine_shield
+        new.stealth = self.stealth
+        new.windfury = self.windfury
+        new.charge = self.charge
+        new.frozen = self.frozen
+        new.silenced = self.silenced
+        new.cant_attack = self.cant_attack
+        new.spell_damage = self.spell_damage
+        new.attacks = self.attacks
+        new.sick = self.sick
+        new.destroyed = self.destroyed
+        new.deathrattles = self.deathrattles
+        new.aura_charge = self.aura_charge
+        new.aura_windfury = self.aura_windfury
+        new.counter = self.counter
+        new.poisonous = self.poisonous
+        new.stealth_until_next_turn = self.stealth_until_next_turn
+        new.destroy_at_start_of = self.destroy_at_start_of
+        new.immune = self.immune
+        return new
 
     @property
     def atk(self) -> int:
@@ -121,32 +154,40 @@ class Minion:
         return f"{self.cdef.name}#{self.uid}({self.atk}/{self.health})"
 
 
-Minion.copy = _slot_copier(Minion)
-
-
 class Weapon:
     __slots__ = ("uid", "cdef", "atk", "durability", "aura_atk")
 
-    def __init__(self, uid: int, cdef: CardDef):
+    def __init__(self, uid: int = 0, cdef: CardDef | None = None):
+        if cdef is None:
+            return  # a blank for copy()
         self.uid = uid
         self.cdef = cdef
         self.atk = cdef.atk
         self.durability = cdef.durability
         self.aura_atk = 0
 
-    def copy(self) -> "Weapon":
-        new = Weapon.__new__(Weapon)
-        new.uid, new.cdef, new.atk, new.durability, new.aura_atk = (
-            self.uid, self.cdef, self.atk, self.durability, self.aura_atk)
+    def copy(self) -> Weapon:
+        new = Weapon()
+        new.uid = self.uid
+        new.cdef = self.cdef
+        new.atk = self.atk
+        new.durability = self.durability
+        new.aura_atk = self.aura_atk
         return new
 
 
-class Hero:
-    __slots__ = ("uid", "cdef", "owner", "health", "max_health", "armor", "turn_atk", "attacks",
-                 "frozen", "power", "power_uses", "destroyed",
-                 "immune")  # Immune (Gladiator's Longbow while attacking)
+HERO_FIELDS = ("uid", "cdef", "owner", "health", "max_health", "armor", "turn_atk", "attacks",
+               "frozen", "power", "power_uses", "destroyed",
+               "immune")  # Immune (Gladiator's Longbow while attacking)
 
-    def __init__(self, uid: int, cdef: CardDef, owner: int, power: CardDef):
+
+class Hero:
+    __slots__ = HERO_FIELDS
+
+    def __init__(self, uid: int = 0, cdef: CardDef | None = None, owner: int = 0,
+                 power: CardDef | None = None):
+        if cdef is None or power is None:
+            return  # a blank for copy()
         self.uid = uid
         self.cdef = cdef
         self.owner = owner
@@ -163,7 +204,22 @@ class Hero:
         self.destroyed = False
         self.immune = False
 
-    # copy() is generated from __slots__ below the class.
+    def copy(self) -> Hero:
+        new = Hero()
+        new.uid = self.uid
+        new.cdef = self.cdef
+        new.owner = self.owner
+        new.health = self.health
+        new.max_health = self.max_health
+        new.armor = self.armor
+        new.turn_atk = self.turn_atk
+        new.attacks = self.attacks
+        new.frozen = self.frozen
+        new.power = self.power
+        new.power_uses = self.power_uses
+        new.destroyed = self.destroyed
+        new.immune = self.immune
+        return new
 
     @property
     def damage(self) -> int:
@@ -177,21 +233,23 @@ class Hero:
         return f"Hero#{self.uid}({self.health}+{self.armor})"
 
 
-Hero.copy = _slot_copier(Hero)
+PLAYER_FIELDS = (
+    "index", "hero", "weapon", "hand", "deck", "board", "secrets", "mana", "max_mana",
+    "temp_mana", "fatigue", "cards_played", "minions_played", "spell_discount",
+    "free_spells_turns", "turns", "drawn_this_turn", "used_mana", "pending_cards",
+    "died_this_turn", "overload_owed", "overload_locked",
+    "enchants",  # ((kind, uid), ...): this player's effects on one character each
+)
 
 
 class Player:
     """One side of the game. `index` is 0 or 1; entities refer to their owner by index."""
 
-    __slots__ = (
-        "index", "hero", "weapon", "hand", "deck", "board", "secrets", "mana", "max_mana",
-        "temp_mana", "fatigue", "cards_played", "minions_played", "spell_discount",
-        "free_spells_turns", "turns", "drawn_this_turn", "used_mana", "pending_cards",
-        "died_this_turn", "overload_owed", "overload_locked",
-        "enchants",  # ((kind, uid), ...): this player's effects on one character each
-    )
+    __slots__ = PLAYER_FIELDS
 
-    def __init__(self, index: int, hero: Hero, deck: list[Card]):
+    def __init__(self, index: int = 0, hero: Hero | None = None, deck: list[Card] | None = None):
+        if hero is None or deck is None:
+            return  # a blank for copy()
         self.index = index
         self.hero = hero
         self.weapon: Weapon | None = None
@@ -207,8 +265,8 @@ class Player:
         self.minions_played = 0  # this turn, for Pint-Sized Summoner
         self.spell_discount = 0  # Preparation: next spell this turn costs that much less
         self.free_spells_turns = 0  # Millhouse Manastorm: spells cost (0) during this many own turns
-        self.pending_cards = ()  # card ids put in hand at the end of this turn (Headcrack's combo)
-        self.died_this_turn = ()  # card ids of own minions that died this turn, in order (Whitemane)
+        self.pending_cards: tuple = ()  # card ids put in hand at the end of this turn (Headcrack's combo)
+        self.died_this_turn: tuple = ()  # card ids of own minions that died this turn, in order (Whitemane)
         self.turns = 0  # own turns started
         self.drawn_this_turn = 0  # cards drawn (burnt ones too) since the current turn started
         self.used_mana = 0  # mana spent in own current (or last) turn
@@ -216,10 +274,27 @@ class Player:
         self.overload_locked = 0  # mana locked this turn by last turn's Overload
         # (kind, uid): "wisdom" (Blessing of Wisdom), "overwhelm" (Power Overwhelming), "immune"
         # (this turn) and "attacking" (Gladiator's Longbow); see GameState._end_enchants.
-        self.enchants = ()
+        self.enchants: tuple = ()
 
-    def copy(self) -> "Player":
-        new = _copy_player_fields(self)
+    def copy(self) -> Player:
+        new = Player()
+        new.index = self.index
+        new.mana = self.mana
+        new.max_mana = self.max_mana
+        new.temp_mana = self.temp_mana
+        new.fatigue = self.fatigue
+        new.cards_played = self.cards_played
+        new.minions_played = self.minions_played
+        new.spell_discount = self.spell_discount
+        new.free_spells_turns = self.free_spells_turns
+        new.turns = self.turns
+        new.drawn_this_turn = self.drawn_this_turn
+        new.used_mana = self.used_mana
+        new.pending_cards = self.pending_cards
+        new.died_this_turn = self.died_this_turn
+        new.overload_owed = self.overload_owed
+        new.overload_locked = self.overload_locked
+        new.enchants = self.enchants
         new.hero = self.hero.copy()
         new.weapon = self.weapon.copy() if self.weapon is not None else None
         new.hand = self.hand[:]
@@ -228,5 +303,3 @@ class Player:
         new.secrets = self.secrets[:]
         return new
 
-
-_copy_player_fields = _slot_copier(Player, skip=("hero", "weapon", "hand", "deck", "board", "secrets"))

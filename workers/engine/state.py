@@ -6,11 +6,14 @@ random stream; planners reseed copies so they cannot see real random outcomes (a
 is not random: it was shuffled at game start). Effects mark damage and deaths; `resolve` then
 removes the dead in play order, runs death triggers and deathrattles and re-applies auras until
 nothing changes.
+
+This module is compiled with mypyc (native.py): its fields and locals keep one type each.
 """
 from __future__ import annotations
 
 from functools import partial
 from operator import attrgetter, itemgetter
+from typing import Any, Callable
 
 from .actions import (ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, PLAY_OPTION_1,
                       PLAY_OPTION_2, Action)
@@ -29,6 +32,10 @@ _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position)
 _first = itemgetter(0)
 _order = attrgetter("order")
 _uid = attrgetter("uid")
+# Told (g, method name, its arguments) as play_card, summon, equip, transform, use_hero_power or
+# start_turn begins: how the card tests check that a card entered play (tests/engine/scenario.py),
+# since the compiled engine's methods cannot be wrapped. None in play.
+entry_watcher: Callable[[GameState, str, tuple], None] | None = None
 
 
 class GameState:
@@ -36,6 +43,19 @@ class GameState:
                  "random_events", "library", "auras_live",
                  "marks",  # ((player, kind, value), ...): a player's effects (see mark)
                  "proposed_defender")  # set during an attack only (redirecting secrets), never copied
+    players: list[Player]
+    current: int
+    turn: int
+    rng: int
+    next_uid: int
+    next_order: int
+    winner: Any
+    done: bool
+    random_events: int
+    library: dict[str, CardDef]
+    auras_live: bool
+    marks: tuple
+    proposed_defender: Any
 
     # ------------------------------------------------------------------ copying and identity
     def copy(self) -> "GameState":
@@ -113,7 +133,7 @@ class GameState:
         pool = list(items)
         if len(pool) <= k:
             return pool
-        picked = []
+        picked: list = []
         while pool and len(picked) < k:
             picked.append(pool.pop(self.rand(len(pool))))
         return picked
@@ -149,7 +169,7 @@ class GameState:
     def characters(self, side: int | None = None) -> list:
         """Heroes and minions; `side` restricts to one player."""
         sides = (side,) if side is not None else (self.current, 1 - self.current)
-        out = []
+        out: list = []
         for i in sides:
             p = self.players[i]
             out.append(p.hero)
@@ -195,7 +215,7 @@ class GameState:
 
     # ------------------------------------------------------------------ costs
     def cost_modifiers(self) -> list[Minion]:
-        out = []
+        out: list[Minion] = []
         for p in self.players:
             for m in p.board:
                 if m.cdef.cost_aura is not None and not m.silenced:
@@ -209,7 +229,7 @@ class GameState:
         value = script.cost(self, owner, card) if script.cost else cdef.cost
         value += card.cost_mod
         for m in (self.cost_modifiers() if modifiers is None else modifiers):
-            value += m.cdef.script.cost_aura(self, m.owner, m, owner, card)
+            value += m.cdef.cost_aura(self, m.owner, m, owner, card)  # type: ignore[misc]
         if cdef.type == "SPELL":
             p = self.players[owner]
             if p.free_spells_turns:
@@ -221,7 +241,9 @@ class GameState:
     def targets_for(self, owner: int, spec: TargetSpec, by_spell: bool, by_power: bool = False) -> list:
         """Valid targets in SabberStone's order: heroes (own, then enemy), then minions (enemy
         ones before own ones), each board left to right."""
-        out = []
+        out: list = []
+        hero_sides: tuple[int, ...]
+        minion_sides: tuple[int, ...]
         if spec.side == "any":
             hero_sides, minion_sides = (owner, 1 - owner), (1 - owner, owner)
         else:
@@ -260,7 +282,7 @@ class GameState:
             return []
         pi = self.current
         p = self.players[pi]
-        moves = [END]
+        moves: list[tuple] = [END]
         if p.hand:
             self._card_moves(pi, p, moves)
         hero = p.hero
@@ -281,8 +303,8 @@ class GameState:
             barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
             for a in attackers:
                 if barred and a in barred:  # this minion may attack minions only
-                    hero = self.players[1 - pi].hero.uid
-                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != hero)
+                    enemy_hero = self.players[1 - pi].hero.uid
+                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
                     continue
                 for d in defenders:
                     moves.append((ATTACK, a, d, -1))
@@ -358,7 +380,7 @@ class GameState:
             script = self.library[option_id].script
             if script.requires is not None and not script.requires(self, pi):
                 continue
-            targets = (NO_TARGET,)
+            targets: list[int] = [NO_TARGET]
             if script.target is not None:
                 targets = [t.uid for t in self.targets_for(pi, script.target, not is_minion)]
             for t in targets:
@@ -400,10 +422,17 @@ class GameState:
         return visible
 
     # ------------------------------------------------------------------ applying actions
-    def apply(self, action: Action, check: bool = True) -> None:
-        """Play one action. With `check`, an action not in `legal_actions()` raises."""
-        if check and action not in self.legal_moves():
-            raise IllegalActionError(f"illegal action {action!r} for player {self.current}")
+    def apply(self, action: tuple, check: bool = True) -> None:
+        """Play one action. With `check`, an action not in `legal_actions()` raises, and its
+        numbers may be of any integer type (numpy's too); unchecked, they are Python ints."""
+        if check:
+            if action not in self.legal_moves():
+                raise IllegalActionError(f"illegal action {action!r} for player {self.current}")
+            action = tuple(map(int, action))
+        kind: int
+        index: int
+        target: int
+        position: int
         kind, index, target, position = action
         if kind == END_TURN:
             self.end_turn()
@@ -419,6 +448,8 @@ class GameState:
         self.resolve()
 
     def play_card(self, hand_index: int, target_uid: int, position: int, option: int = 0) -> None:
+        if entry_watcher is not None:
+            entry_watcher(self, "play_card", (hand_index, target_uid, position, option))
         pi = self.current
         p = self.players[pi]
         card = p.hand[hand_index]
@@ -437,7 +468,7 @@ class GameState:
         script = cdef.script
         effect = script.combo if combo_active and script.combo is not None else script.play
         if option:  # Choose One: the chosen option card's effect, on this card or minion
-            effect = self.library[script.choose_one[option - 1]].script.play
+            effect = self.library[script.choose_one[option - 1]].script.play  # type: ignore[index]
         if cdef.type == "MINION":
             # SabberStone's order: the minion takes its place, "whenever you play a card"
             # triggers, the battlecry, its deaths, then "after you summon" triggers.
@@ -503,6 +534,8 @@ class GameState:
             self.equip(pi, new_weapon)
 
     def use_hero_power(self, target_uid: int) -> None:
+        if entry_watcher is not None:
+            entry_watcher(self, "use_hero_power", (target_uid,))
         pi = self.current
         p = self.players[pi]
         power = p.hero.power
@@ -510,7 +543,7 @@ class GameState:
         p.used_mana += power.cost
         p.hero.power_uses += 1
         target = self.entity(target_uid) if target_uid != NO_TARGET else None
-        power.script.play(self, pi, p.hero, target)
+        power.script.play(self, pi, p.hero, target)  # type: ignore[misc]
 
     # ------------------------------------------------------------------ combat
     def attack(self, attacker, defender) -> None:
@@ -659,6 +692,8 @@ class GameState:
     def transform(self, minion: Minion, card_id: str) -> Minion:
         """Replace a minion with a fresh one of another card, in place. As in SabberStone, it
         is exhausted (unless it has Charge), has not attacked, and stays frozen if it was."""
+        if entry_watcher is not None:
+            entry_watcher(self, "transform", (minion, card_id))
         board = self.players[minion.owner].board
         i = board.index(minion)
         new = Minion(self.new_uid(), self.library[card_id], minion.owner, minion.order)
@@ -671,6 +706,8 @@ class GameState:
                announce: bool = True, uid: int | None = None) -> Minion | None:
         """Put a new minion on `owner`'s board; None when the board is full. A minion played
         from hand keeps its card's `uid`."""
+        if entry_watcher is not None:
+            entry_watcher(self, "summon", (owner, cdef))
         if isinstance(cdef, str):
             cdef = self.library[cdef]
         board = self.players[owner].board
@@ -750,6 +787,8 @@ class GameState:
         new.append(minion)
 
     def equip(self, owner: int, new_weapon: Weapon | str) -> Weapon:
+        if entry_watcher is not None:
+            entry_watcher(self, "equip", (owner, new_weapon))
         if isinstance(new_weapon, str):
             new_weapon = Weapon(self.new_uid(), self.library[new_weapon])
         p = self.players[owner]
@@ -841,12 +880,12 @@ class GameState:
                     self.fire("secret_revealed", owner, card)
         return revealed
 
-    def _listeners(self, event: str) -> list:
+    def _listeners(self, event: str) -> list | tuple:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
         A minion about to die still reacts, except to deaths (SabberStone)."""
         if event not in HEARD_EVENTS:
             return ()
-        listeners = None  # most events have no listener here: no list, no sort
+        listeners: list | None = None  # most events have no listener here: no list, no sort
         for p in self.players:
             for m in p.board:
                 triggers = m.cdef.triggers
@@ -912,12 +951,12 @@ class GameState:
                 m.damage = max(0, m.damage - (old - m.aura_health))
         self.auras_live = bool(sources)
 
-    def _refresh_and_find_dead(self) -> list | None:
+    def _refresh_and_find_dead(self) -> list[Minion] | None:
         """refresh_auras(), destroy broken weapons, then return the minions to remove (None for
         none). Usually there are no auras and no broken weapons: then one board pass does all."""
         players = self.players
         sources = []
-        dead = None
+        dead: list[Minion] | None = None
         for p in players:
             for m in p.board:
                 if m.cdef.has_aura and not m.silenced and self._aura_active(m):
@@ -988,6 +1027,8 @@ class GameState:
     def start_turn(self) -> None:
         """SabberStone's order: ready the player and its mana, run start-of-turn effects and
         their deaths, then draw (and process deaths again)."""
+        if entry_watcher is not None:
+            entry_watcher(self, "start_turn", ())
         pi = self.current
         p = self.players[pi]
         for side in self.players:
@@ -1085,7 +1126,7 @@ class GameState:
         """End the effects of these kinds: at the end of a turn Power Overwhelming's minion dies
         and Immune ends; after an attack, Immune while attacking ends."""
         for side in self.players:
-            kept = []
+            kept: list[tuple] = []
             for kind, uid in side.enchants:
                 target = self.entity(uid)
                 if target is None:
@@ -1100,8 +1141,9 @@ class GameState:
             side.enchants = tuple(kept)
 
     # ------------------------------------------------------------------ results
-    def result(self, player: int) -> int:
-        """+1 won, -1 lost, 0 drawn or still running, from `player`'s view."""
+    def result(self, player) -> int:
+        """+1 won, -1 lost, 0 drawn or still running, from `player`'s view (any integer type:
+        callers pass numpy's too)."""
         if not self.done or self.winner == -1:
             return 0
         return 1 if self.winner == player else -1

@@ -1,6 +1,6 @@
 """Mid-cost neutral and class minions of the deck-search pool (4 and 5 mana)."""
 from ..cardspec import FRIENDLY_MINION, MINION, battlecry, cost, define, enrage, trigger
-from ..entities import Minion
+from ..entities import MINION_FIELDS
 
 # Keywords only (Taunt/Charge/Stealth/Spell Damage come from the data) or vanilla; tokens.
 define("CS2_131", "CS2_182", "CS2_119", "CS2_197", "EX1_028")
@@ -71,7 +71,7 @@ def cult_master(g, owner, me, dead, position):
 # damage, keywords (Frozen too) and silence; not the timed effects (Nightmare's end, Conceal's
 # end), whose triggers SabberStone does not copy. It keeps its own identity, play order and
 # exhaustion; auras stay its own.
-_COPIED = tuple(s for s in Minion.__slots__ if s not in (
+_COPIED = tuple(s for s in MINION_FIELDS if s not in (
     "uid", "owner", "order", "sick", "attacks", "destroyed", "destroy_at_start_of",
     "stealth_until_next_turn", "aura_atk", "aura_health", "aura_charge", "aura_windfury"))
 
