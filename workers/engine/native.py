@@ -3,9 +3,9 @@
 `python -m workers.engine.native_build` (run by `make`) compiles the modules in
 `COMPILED_MODULES` into `build/native/`, and the `__init__.py` of `workers` and of
 `workers.engine` put their folders there first on the package's path, so `import
-workers.engine.state` loads the compiled module. The
-sources stay the one definition of the rules: the compiled modules are the same code, about
-2.5x faster, and give the same games (a test plays the pinned records both ways).
+workers.engine.state` loads the compiled module. The sources stay the one definition of the
+rules: the compiled modules are the same code, about 2.5x faster, and give the same games (a
+test plays the pinned records both ways).
 
 The compiled modules are used only when they were built from the sources as they are now (a
 digest of the sources is kept beside them); otherwise, or with DSAME_NATIVE=0, or where no C

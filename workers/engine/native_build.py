@@ -32,14 +32,13 @@ def build(native_dir: Path = NATIVE_DIR) -> None:
         command.build_lib = str(work / "lib")
         command.build_temp = str(work / "obj")
         dist.run_command("build_ext")
-    finally:
+        (work / "lib" / DIGEST_FILE).write_text(digest + "\n")
+        shutil.rmtree(native_dir, ignore_errors=True)
+        native_dir.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(work / "lib", native_dir)
+    finally:  # a failed build leaves the old one, which is then stale: plain Python until rebuilt
         os.chdir(here)
-    (work / "lib" / DIGEST_FILE).write_text(digest + "\n")
-    shutil.rmtree(native_dir, ignore_errors=True)
-    native_dir.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(work / "lib", native_dir)
-    shutil.rmtree(work, ignore_errors=True)
-
+        shutil.rmtree(work, ignore_errors=True)
 
 def main(argv: list[str]) -> int:
     if argv == []:
