@@ -36,7 +36,7 @@ def build(native_dir: Path = NATIVE_DIR) -> None:
         shutil.rmtree(native_dir, ignore_errors=True)
         native_dir.parent.mkdir(parents=True, exist_ok=True)
         os.replace(work / "lib", native_dir)
-    finally:  # a failed build leaves the old one, which is then stale: plain Python until rebuilt
+    finally:  # a failed build leaves the old one, used only while it matches the sources
         os.chdir(here)
         shutil.rmtree(work, ignore_errors=True)
 
