@@ -45,8 +45,8 @@ def main(argv: list[str]) -> int:
         try:
             build()
         except (Exception, SystemExit) as exc:  # setuptools reports a failed compile by exiting
-            print(f"error: the engine could not be compiled ({exc}); it runs as plain Python",
-                  file=sys.stderr)
+            print(f"error: the engine could not be compiled ({exc}); without a build of the "
+                  "current sources it runs as plain Python", file=sys.stderr)
             return 1
         print(f"compiled engine: {NATIVE_DIR} ({', '.join(COMPILED_MODULES)})")
         return 0
