@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from workers.engine import native
-from workers.engine.entities import HERO_FIELDS, MINION_FIELDS, PLAYER_FIELDS
+from workers.engine.entities import HERO_FIELDS, MINION_FIELDS, PLAYER_FIELDS, WEAPON_FIELDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,10 +56,14 @@ def test_a_build_is_used_only_when_it_matches_the_sources(tmp_path, monkeypatch)
 def test_copies_take_every_field():
     from workers.bench import mid_game_state
     g = mid_game_state()
+    g.equip(0, "CS2_082")  # Wicked Knife: a weapon to copy too
     copy = g.copy()
     for original, copied in zip(g.players, copy.players):
         pairs = [(PLAYER_FIELDS, original, copied), (HERO_FIELDS, original.hero, copied.hero)]
         pairs += [(MINION_FIELDS, m, c) for m, c in zip(original.board, copied.board)]
+        if original.weapon is not None:
+            pairs.append((WEAPON_FIELDS, original.weapon, copied.weapon))
+            assert copied.weapon is not original.weapon
         assert original.board and len(copied.board) == len(original.board)
         for fields, a, b in pairs:
             for name in fields:

@@ -154,8 +154,11 @@ class Minion:
         return f"{self.cdef.name}#{self.uid}({self.atk}/{self.health})"
 
 
+WEAPON_FIELDS = ("uid", "cdef", "atk", "durability", "aura_atk")
+
+
 class Weapon:
-    __slots__ = ("uid", "cdef", "atk", "durability", "aura_atk")
+    __slots__ = WEAPON_FIELDS
 
     def __init__(self, uid: int = 0, cdef: CardDef | None = None):
         if cdef is None:

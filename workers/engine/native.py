@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
+from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,13 +24,14 @@ NATIVE_DIR = ROOT / "build" / "native"
 DIGEST_FILE = "sources.sha256"
 # The hot path: what playing an action, copying and hashing a state run, and the players' loops.
 # These modules keep to what mypyc compiles (typed fields, no generated code); the card scripts
-# stay plain Python. Paths from the repository root (the Makefile's NATIVE_SOURCES too).
+# stay plain Python. Paths from the repository root.
 COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/entities.py", "workers/engine/state.py",
                     "workers/engine/game.py", "workers/players.py", "workers/tally.py")
 GROUP = "workers.engine.compiled"  # mypyc's shared library: workers/engine/compiled__mypyc.*.so
 SWITCH_ENV = "DSAME_NATIVE"
 
 
+@lru_cache(maxsize=1)  # both packages' __init__ ask; the sources are read once per process
 def sources_digest() -> str:
     digest = hashlib.sha256()
     for path in COMPILED_MODULES:
@@ -37,17 +39,25 @@ def sources_digest() -> str:
     return digest.hexdigest()
 
 
+def built_digest(native_dir: Path = NATIVE_DIR) -> str | None:
+    """The digest of the sources the build in `native_dir` was made from; None: no build."""
+    try:
+        return (native_dir / DIGEST_FILE).read_text().strip()
+    except OSError:
+        return None
+
+
 def usable(native_dir: Path = NATIVE_DIR) -> bool:
     """Whether compiled modules built from the current sources are there and wanted."""
     if os.environ.get(SWITCH_ENV, "1") == "0":
         return False
-    try:
-        built_from = (native_dir / DIGEST_FILE).read_text().strip()
-    except OSError:
+    built_from = built_digest(native_dir)
+    if built_from is None:
         return False  # never built (or no compiler): plain Python, silently
     if built_from != sources_digest():
+        # Warned from here, so the two packages that ask give one warning.
         warnings.warn(f"the compiled engine in {native_dir} was built from other sources; playing "
-                      "with the plain Python engine (`make native` rebuilds it)", stacklevel=3)
+                      "with the plain Python engine (`make native` rebuilds it)")
         return False
     return True
 

@@ -1,5 +1,6 @@
 """`python -m workers.engine.native_build [--status]`: compile the engine's core with mypyc
-(see native.py), or say whether this process would play with it."""
+(see native.py) unless the build there was made from the current sources, or say whether this
+process would play with it."""
 from __future__ import annotations
 
 import os
@@ -7,7 +8,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from .native import COMPILED_MODULES, DIGEST_FILE, GROUP, NATIVE_DIR, ROOT, compiled, sources_digest
+from .native import (COMPILED_MODULES, DIGEST_FILE, GROUP, NATIVE_DIR, ROOT, built_digest, compiled,
+                     sources_digest)
 
 
 def build(native_dir: Path = NATIVE_DIR) -> None:
@@ -40,8 +42,12 @@ def build(native_dir: Path = NATIVE_DIR) -> None:
         os.chdir(here)
         shutil.rmtree(work, ignore_errors=True)
 
+
 def main(argv: list[str]) -> int:
     if argv == []:
+        if built_digest() == sources_digest():
+            print(f"compiled engine: {NATIVE_DIR}, up to date")
+            return 0
         try:
             build()
         except (Exception, SystemExit) as exc:  # setuptools reports a failed compile by exiting
