@@ -43,25 +43,25 @@ coverage: native
 	$(PY) -m workers.engine coverage
 
 bench: native
-	$(PY) -m workers.bench
+	$(PY) -m tools.bench
 
 # The built-in engine against SabberStone's reference records (workers/data/sabberstone/),
 # e.g. FIDELITY_FLAGS="--runs miracle_rogue --games 60".
 FIDELITY_FLAGS ?=
 fidelity: native
-	$(PY) -m workers.fidelity $(FIDELITY_FLAGS)
+	$(PY) -m tools.fidelity $(FIDELITY_FLAGS)
 
 soak: native
-	$(PY) -m workers.soak --random-games 2000 --beam-games 100
+	$(PY) -m tools.soak --random-games 2000 --beam-games 100
 
 fuzz: native
-	$(PY) -m workers.soak --pool --random-games 100000 --beam-games 0
+	$(PY) -m tools.soak --pool --random-games 100000 --beam-games 0
 
 # Bad configs, files and arguments, each run as a user would; prints how each one ended
 # (clear error, traceback, hang, silent acceptance), e.g. FUZZ_INPUTS_FLAGS="--sample 100".
 FUZZ_INPUTS_FLAGS ?=
 fuzz-inputs: native
-	$(PY) -m pipeline.fuzz_inputs $(FUZZ_INPUTS_FLAGS)
+	$(PY) -m tools.fuzz_inputs $(FUZZ_INPUTS_FLAGS)
 
 clean:
 	rm -rf .venv .cache build

@@ -12,11 +12,18 @@ from typing import Sequence
 
 import numpy as np
 
+from workers import DATA
 from .card_data import card_facts
-from .class_pools import check_class, class_pool, hero_dbf_id
-from .errors import DeckError
+from workers.engine.class_pools import HERO_CLASSES, class_pool, hero_dbf_id
+from .errors import ConfigError, DeckError
 
-BUILTIN_POOL = Path(__file__).with_name("data") / "rogue_pool.json"
+BUILTIN_POOL = DATA / "rogue_pool.json"
+
+
+def check_class(hero_class: str) -> str:
+    if hero_class not in HERO_CLASSES:
+        raise ConfigError(f"unknown hero class {hero_class!r}; one of {', '.join(HERO_CLASSES)}")
+    return hero_class
 
 
 @dataclass(frozen=True)
@@ -152,7 +159,7 @@ class DeckSpace:
 
     # --- what the engine and users see ----------------------------------------------------
     def deck_statistics(self, deck: np.ndarray) -> dict[str, float]:
-        from workers.results import deck_statistics  # the engine's definition of the stats
+        from workers.protocol.results import deck_statistics  # the engine's definition of the stats
         deck = np.asarray(deck, dtype=np.int64)
         idx = np.repeat(np.arange(self.size), deck)
         return deck_statistics([int(self.costs[i]) for i in idx], [self.cards[i].type for i in idx])
@@ -163,7 +170,7 @@ class DeckSpace:
         from hearthstone import deckstrings
         from hearthstone.enums import FormatType
         cards = [(self.cards[i].dbf_id, int(deck[i])) for i in np.flatnonzero(deck)]
-        return deckstrings.write_deckstring(cards, [hero_dbf_id(self.hero_class)], FormatType.FT_WILD)
+        return deckstrings.write_deckstring(cards, [hero_dbf_id(check_class(self.hero_class))], FormatType.FT_WILD)
 
     def from_deck_code(self, code: str) -> np.ndarray:
         from hearthstone import deckstrings
@@ -230,7 +237,7 @@ def _json_cards(path: Path, text: str) -> list[str]:
         raise DeckError(f"deck file {path} is nested too deeply to be a deck") from None
     except ValueError as exc:
         raise DeckError(f"deck file {path} is not valid JSON: {exc}") from None
-    from workers.evaluate import card_ids
+    from workers.protocol.evaluate import card_ids
     from workers.inputs import InputError
     try:
         return list(card_ids(data.get("cards") if isinstance(data, dict) else data, f"deck file {path}"))
@@ -241,7 +248,7 @@ def _json_cards(path: Path, text: str) -> list[str]:
 def _pool_entries(path: Path, pool, hero_class: str = "ROGUE") -> list[dict]:
     """The pool's cards sorted by index, each checked: fields, types, known ids the class can
     play."""
-    from workers.evaluate import card_library
+    from workers.protocol.evaluate import card_library
     cards = pool.get("cards") if isinstance(pool, dict) else None
     if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_POOL_CARDS:
         raise DeckError(f"card pool {path} needs a \"cards\" list of 1 to {MAX_POOL_CARDS} cards")

@@ -10,8 +10,8 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig, OmegaConf
 
-from .cluster import Stopped, stop_on_signals, stops_deferred
-from .config import check_inputs, validate
+from .cluster.clusters import Stopped, stop_on_signals, stops_deferred
+from .state.config import check_inputs, validate
 from .errors import ConfigError, PipelineError
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
@@ -19,7 +19,7 @@ CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 
 def run(cfg: DictConfig, client=None) -> Path | None:
     """Run (or resume) the configured search (a deck search, or with algorithm.kind=cma_me the
-    strategy search of pipeline/strategy_search.py); `client`: an existing Dask client to use
+    strategy search of pipeline/search/strategy_search.py); `client`: an existing Dask client to use
     instead of starting the configured cluster."""
     cfg = validate(cfg)
     check_inputs(cfg)  # the files the config names, read and checked before anything is written
@@ -29,7 +29,7 @@ def run(cfg: DictConfig, client=None) -> Path | None:
                                      cfg.deck_space.deck_size, cfg.deck_space.hero_class)
     if cfg.deck_file:
         return evaluate_deck_file(cfg, space, client)
-    from . import run_dir as rd
+    from .state import run_dir as rd
     run_dir = rd.resolve_run_dir(cfg)
     search = _stoppable_search(cfg, run_dir, space, OmegaConf.to_yaml(cfg, resolve=True))
     # The lock first: what is read below cannot be replaced by another driver meanwhile.
@@ -74,9 +74,9 @@ def _stoppable_search(cfg, run_dir, space, config_yaml):
     takes effect: a stop leaves the last complete checkpoint, never half a file, and the step it
     interrupted runs again on resume with the same seeds."""
     if cfg.algorithm.kind == "cma_me":
-        from .strategy_search import StrategySearch as Search
+        from .search.strategy_search import StrategySearch as Search
     else:
-        from .search import Search
+        from .search.deck_search import Search
 
     class StoppableSearch(Search):
         saved_evaluations = None  # how many evaluations the checkpoint on disk holds
@@ -120,8 +120,8 @@ def summary(search) -> str:
     """The final numbers and the best deck (or strategy), for the terminal."""
     if hasattr(search, "summary"):
         return search.summary()
-    from .archives import qd_metrics
-    from .reports import best_decks
+    from .search.archives import qd_metrics
+    from .search.run_files import best_decks
     m = qd_metrics(search.archive, search.spec)
     lines = [f"{search.algo.name}: {search.evaluations} evaluations, QD-score {m['qd_score']:.2f}, "
              f"coverage {m['coverage']:.2%}, max fitness {m['max_fitness']:.2f}, "
@@ -140,8 +140,8 @@ class _cluster_and_client:
 
     def __enter__(self):
         import contextlib
-        from .cluster import open_cluster
-        from .evaluation import EvaluationClient
+        from .cluster.clusters import open_cluster
+        from .cluster.evaluation import EvaluationClient
         self._ctx = open_cluster(self.cfg.cluster) if self.client is None else contextlib.nullcontext(self.client)
         client = self._ctx.__enter__()
         try:
@@ -174,7 +174,7 @@ def evaluate_deck_file(cfg, space, client=None) -> None:
     import numpy as np
     with _cluster_and_client(cfg, space, client) as evaluator:
         result = evaluator.evaluate(deck[None, :], np.array([0]))[0]
-    from workers.results import TARGET_NAMES
+    from workers.protocol.results import TARGET_NAMES
     print(json.dumps({"deck_code": space.deck_code(deck), "cards": space.describe(deck),
                       "games": result.games, "targets": dict(zip(TARGET_NAMES, result.targets()))},
                      indent=1))

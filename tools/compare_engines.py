@@ -1,6 +1,6 @@
 """Side-by-side comparison of two engines on the same decks and seeds.
 
-    python -m workers.compare_engines [--deck FILE] [--games 60] [--seed 0] [--player beam]
+    python -m tools.compare_engines [--deck FILE] [--games 60] [--seed 0] [--player beam]
                                       [--sabberstone-dir DIR] [--engines builtin sabberstone]
                                       [--hide-deck-order]
 
@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .inputs import ArgumentParser, InputError, int_in
-from .results import GameRecord
+from workers.inputs import ArgumentParser, InputError, int_in
+from workers.protocol.results import GameRecord
 
 METRICS = ("win_rate", "health_difference", "turns", "hand_size")
 
@@ -82,10 +82,10 @@ def format_table(result: dict, opponent_names: Sequence[str]) -> str:
 
 def _engine(name: str):
     if name == "builtin":
-        from . import evaluate
+        from workers.protocol import evaluate
         return evaluate, {}
     if name == "sabberstone":
-        from .sabberstone import engine
+        from workers.sabberstone import engine
         return engine, {}
     raise ValueError(f"unknown engine {name!r}: expected builtin or sabberstone")
 
@@ -103,15 +103,15 @@ def read_deck(path: str) -> list[str]:
 
 
 def run(args) -> str:
-    from . import evaluate
-    from .errors import DeckError
+    from workers.protocol import evaluate
+    from workers.errors import DeckError
     deck = read_deck(args.deck) if args.deck else evaluate.miracle_rogue()
     opponents = evaluate.load_opponents(args.opponents) if args.opponents else evaluate.default_opponents()
     evaluate.validate_deck(deck, label=f"deck {args.deck or 'Miracle Rogue'}")
     names = [o.name for o in opponents]
     engines = [(label, *_engine(label)) for label in args.engines]
     if "sabberstone" in args.engines:  # set up (or refused) before any game is played
-        from .sabberstone.checks import check
+        from workers.sabberstone.checks import check
         path = check(args.sabberstone_dir)["folder"]
         engines = [(label, module, {"path": path} if label == "sabberstone" else extra)
                    for label, module, extra in engines]
@@ -135,7 +135,7 @@ def run(args) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = ArgumentParser(prog="python -m workers.compare_engines", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="python -m tools.compare_engines", description=__doc__.split("\n\n")[0])
     parser.add_argument("--deck", help="deck file: JSON, deck code or card list (default: Miracle Rogue)")
     parser.add_argument("--opponents", help="opponents JSON file (default: the paper's six)")
     parser.add_argument("--games", type=int_in(1, 10 ** 6), default=60)
@@ -155,9 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.hide_deck_order and "sabberstone" in args.engines:
         parser.error("--hide-deck-order needs --engines builtin builtin: SabberStone's planner "
                      "always knows the deck order")
-    from .errors import DeckError
-    from .evaluate import check_strategy
-    from .sabberstone import SabberStoneSetupError
+    from workers.errors import DeckError
+    from workers.players.scores import check_strategy
+    from workers.sabberstone import SabberStoneSetupError
     try:
         check_strategy(args.strategy, "--strategy")
         print(run(args))

@@ -1,6 +1,6 @@
 """How closely the built-in engine reproduces SabberStone: protocol statistics side by side.
 
-    python -m workers.fidelity [--runs NAME ...] [--games 200] [--seed 0] [--workers N] [--json OUT]
+    python -m tools.fidelity [--runs NAME ...] [--games 200] [--seed 0] [--workers N] [--json OUT]
                                [--hide-deck-order]
 
 For every reference run in `workers/data/sabberstone/runs/` (measured on SabberStone, see the
@@ -31,9 +31,10 @@ from pathlib import Path
 from typing import Sequence
 
 from .compare_engines import mean_se
-from .inputs import ArgumentParser, int_in
+from workers import DATA
+from workers.inputs import ArgumentParser, int_in
 
-REFERENCE = Path(__file__).with_name("data") / "sabberstone"
+REFERENCE = DATA / "sabberstone"
 
 # (name, kind): "game" statistics are per-game means, "turn" statistics sum over games / sum of turns.
 STATISTICS: tuple[tuple[str, str], ...] = (
@@ -155,13 +156,13 @@ def run_seed(seed: int, name: str) -> int:
     """Each run's own seed: the reference runs are independent samples (a deck with and without
     the overrides was played with other SabberStone seeds), so the built-in runs are too, and
     a run's games depend only on (seed, run name), whichever runs are selected."""
-    from .engine.rng import derive
+    from workers.engine.rng import derive
     return derive(seed, zlib.crc32(name.encode()))
 
 
 def _play_chunk(deck: list[str], indices: list[int], seed: int, overrides: dict | None,
                 hide_deck_order: bool = False) -> list:
-    from .evaluate import play_games
+    from workers.protocol.evaluate import play_games
     return play_games(deck, indices, seed, stat_overrides=overrides, hide_deck_order=hide_deck_order)
 
 
@@ -195,7 +196,7 @@ def play_runs(runs: dict[str, dict], games: int, seed: int, workers: int,
 def evaluate_runs(names: Sequence[str], games: int, seed: int, workers: int,
                   hide_deck_order: bool = False) -> dict:
     from pipeline.deck_space import DeckSpace
-    from .evaluate import default_opponents
+    from workers.protocol.evaluate import default_opponents
     refs = {name: load_run(name) for name in names}
     opponents = [o["name"] for o in next(iter(refs.values()))["opponents"]]
     builtin_names = [o.name for o in default_opponents()]
@@ -278,7 +279,7 @@ def _plain(value):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = ArgumentParser(prog="python -m workers.fidelity", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="python -m tools.fidelity", description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", nargs="+", metavar="NAME", help="reference runs (default: all)")
     parser.add_argument("--games", type=int_in(1, 10 ** 6), default=200, help="built-in games per run (default 200)")
     parser.add_argument("--seed", type=int_in(0, 2 ** 64 - 1), default=0)
@@ -295,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"error: unknown run(s) {', '.join(unknown)}; available: {', '.join(names)}", file=sys.stderr)
         return 2
-    from .errors import DeckError
+    from workers.errors import DeckError
     try:
         runs = evaluate_runs(dict.fromkeys(args.runs or names), args.games, args.seed, args.workers,
                              args.hide_deck_order)

@@ -1,6 +1,6 @@
 """A generated corpus of bad inputs, each run as a user runs it (`make fuzz-inputs`):
 
-    python -m pipeline.fuzz_inputs [--sample N] [--seed S] [--jobs J] [--timeout SECONDS]
+    python -m tools.fuzz_inputs [--sample N] [--seed S] [--jobs J] [--timeout SECONDS]
                                    [--root CHECKOUT] [--list] [--show KIND]
 
 Cases: every config key given a value of the wrong type, negative, zero, NaN, infinite, huge,
@@ -40,8 +40,8 @@ from typing import Callable
 
 import numpy as np
 
-from . import checkpoint as ckpt
-from .config import CHOICES, OPTIONAL_RANGES, RANGES, STRATEGY_RANGES, RootCfg, StrategySearchCfg
+from pipeline.state import checkpoint as ckpt
+from pipeline.state.config import CHOICES, OPTIONAL_RANGES, RANGES, STRATEGY_RANGES, RootCfg, StrategySearchCfg
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "workers" / "data"
@@ -201,7 +201,7 @@ def _sparse(size: int) -> Callable[[Path], None]:
 DECK = json.loads((DATA / "miracle_rogue.json").read_text())
 OPPONENTS = json.loads((DATA / "opponents.json").read_text())
 WEIGHTS = json.loads((DATA / "player_strategy_nn.json").read_text())
-POOL = json.loads((ROOT / "pipeline" / "data" / "rogue_pool.json").read_text())
+POOL = json.loads((DATA / "rogue_pool.json").read_text())
 
 # Damage any JSON file can suffer: (label, bytes or a writer).
 MALFORMED = [
@@ -340,7 +340,7 @@ def file_cases() -> list[Case]:
                  "weights file not JSON": "garbage.json"}[label]
         cases.append(file_case(f"compare_engines --strategy {label}", [*COMPARE, "--strategy", f"{{dir}}/{fname}"],
                                support, None))
-    pool_bytes = (ROOT / "pipeline" / "data" / "rogue_pool.json").read_bytes()
+    pool_bytes = (DATA / "rogue_pool.json").read_bytes()
     for label, content in malformed(pool_bytes) + pool_variants():
         cases.append(file_case(f"pool {label}", pipeline_case("", {"deck_space.pool": "{dir}/pool.json"}).argv,
                                {"pool.json": content}))
@@ -437,10 +437,10 @@ def _other_config(d: Path) -> None:
 
 
 # --- the corpus: command-line tools --------------------------------------------------------------
-COMPARE = ["workers.compare_engines", "--engines", "builtin", "builtin", "--games", "2", "--player", "random"]
-SOAK = ["workers.soak", "--random-games", "2", "--beam-games", "0"]
-FIDELITY = ["workers.fidelity", "--runs", "miracle_rogue", "--games", "2", "--workers", "1"]
-BENCH = ["workers.bench", "--repeats", "1", "--protocol-repeats", "1", "--protocol-games", "2", "--no-profile"]
+COMPARE = ["tools.compare_engines", "--engines", "builtin", "builtin", "--games", "2", "--player", "random"]
+SOAK = ["tools.soak", "--random-games", "2", "--beam-games", "0"]
+FIDELITY = ["tools.fidelity", "--runs", "miracle_rogue", "--games", "2", "--workers", "1"]
+BENCH = ["tools.bench", "--repeats", "1", "--protocol-repeats", "1", "--protocol-games", "2", "--no-profile"]
 REPORT = ["pipeline.report", "{dir}/run", "--out", "{dir}/report", "--transfer", "none"]
 
 
@@ -461,14 +461,14 @@ def cli_cases() -> list[Case]:
                 argv = _replace_option(base, option, value)
                 cases.append(Case(f"{base[0]} {option} {value}", argv, None, None))
     cases += [
-        Case("workers.soak no games at all", ["workers.soak", "--random-games", "0", "--beam-games", "0"], None, None),
-        Case("workers.soak negative games", ["workers.soak", "--random-games", "-5", "--beam-games", "-1"], None, None),
-        Case("workers.bench --profile a folder", [*BENCH[:-1], "--profile", "{dir}"], None, None),
-        Case("workers.compare_engines --json a folder", [*COMPARE, "--json", "{dir}"], None, None),
-        Case("workers.compare_engines --json in a missing folder", [*COMPARE, "--json", "{dir}/no/x.json"], None, None),
-        Case("workers.compare_engines --strategy unknown", [*COMPARE, "--strategy", "greedy"], None, None),
-        Case("workers.fidelity --runs unknown", ["workers.fidelity", "--runs", "no_such_run"], None, None),
-        Case("workers.fidelity --json a folder", [*FIDELITY, "--json", "{dir}"], None, None),
+        Case("tools.soak no games at all", ["tools.soak", "--random-games", "0", "--beam-games", "0"], None, None),
+        Case("tools.soak negative games", ["tools.soak", "--random-games", "-5", "--beam-games", "-1"], None, None),
+        Case("tools.bench --profile a folder", [*BENCH[:-1], "--profile", "{dir}"], None, None),
+        Case("tools.compare_engines --json a folder", [*COMPARE, "--json", "{dir}"], None, None),
+        Case("tools.compare_engines --json in a missing folder", [*COMPARE, "--json", "{dir}/no/x.json"], None, None),
+        Case("tools.compare_engines --strategy unknown", [*COMPARE, "--strategy", "greedy"], None, None),
+        Case("tools.fidelity --runs unknown", ["tools.fidelity", "--runs", "no_such_run"], None, None),
+        Case("tools.fidelity --json a folder", [*FIDELITY, "--json", "{dir}"], None, None),
         Case("pipeline.report --top-decks 0", [*REPORT, "--top-decks", "0"], None, None),
         Case("pipeline.report --workers 0", [*REPORT, "--workers", "0"], None, None),
         Case("pipeline.report missing run", REPORT, None, None),
@@ -602,7 +602,7 @@ def sample(cases: list[Case], n: int | None, seed: int) -> list[Case]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.fuzz_inputs", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.fuzz_inputs", description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, help="run this many cases, drawn across the corpus")
     parser.add_argument("--seed", type=int, default=0, help="which sample")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="cases run at once")

@@ -1,7 +1,7 @@
 """Checks that must hold after every action of every game (used by the soak and fuzz runs)."""
 from __future__ import annotations
 
-from .engine.state import MAX_BOARD, MAX_HAND, MAX_MANA, MAX_SECRETS, GameState
+from workers.engine.state import MAX_BOARD, MAX_HAND, MAX_MANA, MAX_SECRETS, GameState
 
 
 class InvariantViolation(AssertionError):

@@ -1,7 +1,7 @@
 """Soak and fuzz runs: many seeded games with invariants checked after every action.
 
-    python -m workers.soak --random-games 2000 --beam-games 100      # the seven fixed decks
-    python -m workers.soak --pool --random-games 100000               # random decks of every
+    python -m tools.soak --random-games 2000 --beam-games 100      # the seven fixed decks
+    python -m tools.soak --pool --random-games 100000               # random decks of every
                                                                       # class against every class
 
 Every failure prints the seed and decks that replay it; the exit status is non-zero if any game
@@ -15,13 +15,14 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from .class_pools import HERO_CLASSES, pool_ids
-from .engine.game import new_game
-from .engine.rng import derive
-from .evaluate import card_library, default_opponents, make_player, miracle_rogue
-from .inputs import ArgumentParser, int_in
+from workers.engine.class_pools import HERO_CLASSES, pool_ids, random_pool_deck
+from workers.engine.game import new_game
+from workers.engine.rng import derive
+from workers.players.specs import make_player
+from workers.protocol.evaluate import card_library, default_opponents, miracle_rogue
+from workers.inputs import ArgumentParser, int_in
 from .invariants import check_invariants
-from .players import play_game
+from workers.players.play import play_game
 
 
 @dataclass
@@ -36,18 +37,6 @@ def fixed_decks() -> list[tuple[str, str, list[str]]]:
     decks = [("ROGUE", "nn", miracle_rogue())]
     decks += [(o.hero_class, o.strategy, list(o.cards)) for o in default_opponents()]
     return decks
-
-
-def random_pool_deck(seed: int, pool: list[str]) -> list[str]:
-    """The protocol's random deck: shuffle the pool's copies (1 per legendary, else 2), take 30."""
-    library = card_library()
-    copies = [c for c in pool for _ in range(1 if library[c].rarity == "LEGENDARY" else 2)]
-    rng = derive(seed, 0xDEC)
-    picked = []
-    for _ in range(30):
-        rng = derive(rng, 1)
-        picked.append(copies.pop(rng % len(copies)))
-    return picked
 
 
 def soak_game(seed: int, decks, kind: str, report: SoakReport, depth: int = 13, width: int = 4):

@@ -1,11 +1,11 @@
 """A round-robin tournament of players on the built-in engine.
 
-    python -m workers.tournament --players random beam_nn beam_aggro \
+    python -m tools.tournament --players random beam_nn beam_aggro \
         value_beam:results/values/rich_win.pt mcts:50 mcts:200 --games 60 \
         [--decks opponents | miracle | DECK.json ...] [--cross] [--workers 2] [--seed 0] \
         [--out results/tournament/tournament.json]
 
-Players are specs of workers.player_specs ("beam" is the protocol's beam search with the nn
+Players are specs of workers.players.specs ("beam" is the protocol's beam search with the nn
 score). Every pair of players plays `--games` games (an even number): game 2k and 2k+1 are
 one *deal* (the same seed, so the same deck order and the same random stream to start),
 played once with each player in each seat, each seat keeping its deck. Deal k uses the
@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .engine.rng import derive
+from workers.engine.rng import derive
 
 RESULTS = Path("results/tournament")
 ELO = 400.0 / math.log(10.0)
@@ -47,8 +47,8 @@ PRIOR_VAR = 10.0  # of the log-strengths (sd ~ 550 Elo): only an all-won or all-
 def parse_decks(specs) -> list[dict]:
     """[{name, hero_class, cards}] from 'opponents' (the protocol's six), 'miracle' or deck
     files (a "hero_class" key in the file, else ROGUE)."""
-    from .evaluate import default_opponents, load_deck_file, miracle_rogue, validate_deck
-    from .inputs import load_json
+    from workers.protocol.evaluate import default_opponents, load_deck_file, miracle_rogue, validate_deck
+    from workers.inputs import load_json
     decks = []
     for spec in specs:
         if spec == "opponents":
@@ -79,9 +79,9 @@ def matchups(decks: list, cross: bool) -> list[tuple[int, int]]:
 # ------------------------------------------------------------------------------ games
 def play_one(task: dict) -> dict:
     """One game: task holds the two seats' player specs and decks, the game seed and ids."""
-    from .engine.game import new_game
-    from .evaluate import card_library
-    from .player_specs import build_player
+    from workers.engine.game import new_game
+    from workers.protocol.evaluate import card_library
+    from workers.players.specs import build_player
     seats = task["seats"]
     g = new_game(card_library(), [s["cards"] for s in seats], [s["hero_class"] for s in seats],
                  task["seed"])
@@ -248,7 +248,7 @@ def _ms(x) -> str:
 def run_tournament(players: list, games: int = 20, decks=("opponents",), cross: bool = False,
                    workers: int = 1, seed: int = 0, chunk: int = 2, log=None) -> dict:
     """Play the tournament; the summary (see summarize) with the records and settings."""
-    from .player_specs import check_player
+    from workers.players.specs import check_player
     if len(players) < 2 or len(set(players)) != len(players):
         raise ValueError("a tournament needs at least two different players")
     if games < 2 or games % 2:
@@ -290,7 +290,7 @@ def _progress(log, done: int, total: int, start: float) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workers.tournament",
+    parser = argparse.ArgumentParser(prog="python -m tools.tournament",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", nargs="+", required=True,
                         help="player specs: random, beam_nn, beam_aggro, value_beam:MODEL, mcts:200, ...")

@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from .errors import ConfigError, PipelineError
+from ..errors import ConfigError, PipelineError
 
 # Keys of cluster.slurm that the pipeline reads itself; the rest go to dask_jobqueue.SLURMCluster.
 PIPELINE_SLURM_KEYS = ("qos", "tls", "lifetime_margin_min", "lifetime_stagger_min",
@@ -214,7 +214,7 @@ def start_local_cluster(n_workers: int | None, security, dashboard_address=None,
             time.sleep(1.0)
         try:
             return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK,
-                                protocol="tls://", security=security, preload=["pipeline.cluster"],
+                                protocol="tls://", security=security, preload=["pipeline.cluster.clusters"],
                                 dashboard_address=dashboard_bind(dashboard_address),
                                 silence_logs=logging.ERROR)
         except Exception as exc:  # noqa: BLE001 - whatever stopped it, the next attempt may start
@@ -319,10 +319,3 @@ def write_tls_files(directory: str) -> None:
         env[f"DASK_DISTRIBUTED__COMM__TLS__{role}__CERT"] = path / "cert.pem"
         env[f"DASK_DISTRIBUTED__COMM__TLS__{role}__KEY"] = path / "key.pem"
     print("\n".join(f"export {k}={v}" for k, v in env.items()))
-
-
-if __name__ == "__main__":  # python -m pipeline.cluster tls DIR
-    if len(sys.argv) != 3 or sys.argv[1] != "tls":
-        print("usage: python -m pipeline.cluster tls DIR", file=sys.stderr)
-        sys.exit(2)
-    write_tls_files(sys.argv[2])

@@ -9,10 +9,10 @@ import numpy as np
 from distributed import as_completed
 
 from workers.errors import DeckError as EngineDeckError
-from workers.results import summarize
+from workers.protocol.results import summarize
 
-from .deck_space import DeckSpace
-from .errors import ConfigError, EvaluationError
+from ..deck_space import DeckSpace
+from ..errors import ConfigError, EvaluationError
 from .worker_tasks import EngineLoader, play_chunk
 
 
@@ -54,7 +54,7 @@ class EvaluationClient:
                  opponents_path: str | None = None, max_resubmits: int = 3,
                  engine: str = "builtin", engine_options: dict | None = None,
                  max_failed_share: float = 0.05):
-        from workers import evaluate
+        from workers.protocol import evaluate
         self.client, self.space, self.run_seed = client, space, run_seed
         self.games, self.games_per_task, self.max_resubmits = games, games_per_task, max_resubmits
         self.max_failed_share = max_failed_share

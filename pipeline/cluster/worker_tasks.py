@@ -11,7 +11,7 @@ _opponents_by_path: dict = {}
 
 
 # engine.name -> the module with the engine interface (play_games, warm_up, load_opponents, ...)
-ENGINES = {"builtin": "workers.evaluate", "sabberstone": "workers.sabberstone.engine"}
+ENGINES = {"builtin": "workers.protocol.evaluate", "sabberstone": "workers.sabberstone.engine"}
 
 
 def engine(name: str = "builtin"):

@@ -1,10 +1,10 @@
-"""Post-hoc analyses of finished runs: `python -m pipeline.analysis mse MODEL.h5 DATA.h5`.
+"""Post-hoc analyses of finished runs: `python -m pipeline.report.analysis mse MODEL.h5 DATA.h5`.
 
 mse: the test error per target of one run's final surrogate on the real evaluations of
 another run (the paper's check of how well a surrogate generalises).
 transfer: evaluate the elites of a run's last surrogate archive for real, place them in a new
 archive and report the share retained as elites, the share landing in their predicted cell, and
-the mean Manhattan distance between predicted and real cells (`python -m pipeline.analysis
+the mean Manhattan distance between predicted and real cells (`python -m pipeline.report.analysis
 transfer RUN/checkpoint.h5`; uses the run's game settings on a LocalCluster).
 """
 from __future__ import annotations
@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from . import checkpoint as ckpt
-from .errors import CheckpointError, PipelineError
-from .surrogate import Surrogate
+from ..state import checkpoint as ckpt
+from ..errors import CheckpointError, PipelineError
+from ..search.surrogate import Surrogate
 
 
 def load_surrogate(path: Path) -> Surrogate:
@@ -36,7 +36,7 @@ def load_surrogate(path: Path) -> Surrogate:
 
 
 def surrogate_test_mse(model_path: Path, data_path: Path) -> dict[str, float]:
-    from workers.results import TARGET_NAMES
+    from workers.protocol.results import TARGET_NAMES
     model = load_surrogate(model_path)
     data = ckpt.load(data_path, required=("evaluations",)).arrays["evaluations"]
     pred = model.predict(data["decks"])
@@ -48,7 +48,7 @@ TRANSFER_EVAL_OFFSET = 10 ** 9  # evaluation ids (hence seeds) apart from the ru
 
 
 def elite_transfer(path: Path, evaluator, spec=None) -> dict[str, float]:
-    from .archives import GridSpec, archive_arrays, make_archive
+    from ..search.archives import GridSpec, archive_arrays, make_archive
     saved = ckpt.load(path)
     if "surrogate_archive" not in saved.arrays:
         raise CheckpointError(f"{path} holds no surrogate archive (not a surrogate-assisted run)")
@@ -92,10 +92,10 @@ def main(argv=None) -> None:
 def _transfer_cli(path: Path, workers: int | None) -> dict:
     from omegaconf import OmegaConf
 
-    from .archives import GridSpec
-    from .cluster import open_cluster
-    from .deck_space import DeckSpace
-    from .evaluation import EvaluationClient
+    from ..search.archives import GridSpec
+    from ..cluster.clusters import open_cluster
+    from ..deck_space import DeckSpace
+    from ..cluster.evaluation import EvaluationClient
     cfg = OmegaConf.create(ckpt.load(path).config_yaml)
     space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
                                      cfg.deck_space.deck_size, cfg.deck_space.get("hero_class", "ROGUE"))

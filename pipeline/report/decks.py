@@ -13,7 +13,7 @@ REGIONS = 4
 
 
 def _deck(run: Run, i: int, space, region: str | None = None) -> dict:
-    from workers.results import TARGET_NAMES
+    from workers.protocol.results import TARGET_NAMES
     a = run.archive
     deck = a["solution"][i]
     targets = {name: float(v) for name, v in zip(TARGET_NAMES, a["targets"][i])}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..archives import OBJECTIVE_RANGE, ccdf
+from ..search.archives import OBJECTIVE_RANGE, ccdf
 from .runs import LABELS, Run, grid_spec, group_by_algorithm
 from .table import real_archive
 
@@ -149,7 +149,7 @@ def loss_curves(run: Run) -> dict[str, np.ndarray]:
 
 
 def loss_figure(runs: list[Run], out: Path) -> list[str]:
-    from workers.results import TARGET_NAMES
+    from workers.protocol.results import TARGET_NAMES
     plt = _plt()
     curves = {a: [c for c in (loss_curves(r) for r in g) if c] for a, g in group_by_algorithm(runs).items()}
     curves = {a: cs for a, cs in curves.items() if cs}

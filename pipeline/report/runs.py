@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from .. import checkpoint as ckpt
-from ..config import differences
+from ..state import checkpoint as ckpt
+from ..state.config import differences
 from ..errors import PipelineError
 
 # Config sections that must agree for runs to be compared: the problem itself (deck space,
@@ -97,7 +97,7 @@ def load_run(run_dir: Path) -> Run:
 
 def check_contents(run: Run) -> None:
     """The checkpoint's decks, values and ids are plausible for its own config (see
-    pipeline.checkpoint.check_contents); ReportError or CheckpointError naming the file else."""
+    pipeline.state.checkpoint.check_contents); ReportError or CheckpointError naming the file else."""
     try:
         space, spec = deck_space(run), grid_spec(run)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -143,7 +143,7 @@ def group_by_algorithm(runs: list[Run]) -> dict[str, list[Run]]:
 
 
 def grid_spec(run: Run):
-    from ..archives import GridSpec
+    from ..search.archives import GridSpec
     a = run.config["archive"]
     return GridSpec(dims=tuple(int(d) for d in a["dims"]),
                     ranges=tuple((float(lo), float(hi)) for lo, hi in a["ranges"]))

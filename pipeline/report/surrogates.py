@@ -1,6 +1,6 @@
-"""The paper's surrogate analyses over a set of runs, built on pipeline.analysis:
+"""The paper's surrogate analyses over a set of runs, built on pipeline.report.analysis:
 - test MSE per target of each run's final surrogate on every other run's real evaluations;
-- the surrogate-versus-real archive experiment (pipeline.analysis.elite_transfer): a run's last
+- the surrogate-versus-real archive experiment (pipeline.report.analysis.elite_transfer): a run's last
   surrogate archive evaluated for real, with the share retained, the share in the same cell and
   the mean Manhattan distance. This plays games, so results are cached in the report folder.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis import _transfer_cli, surrogate_test_mse
+from .analysis import _transfer_cli, surrogate_test_mse
 from .runs import LABELS, Run
 
 TRANSFER_CACHE = "transfer.json"
@@ -36,7 +36,7 @@ def mse_pairs(runs: list[Run]) -> list[dict]:
 
 
 def write_mse(rows: list[dict], out: Path) -> str:
-    from workers.results import TARGET_NAMES
+    from workers.protocol.results import TARGET_NAMES
     if not rows:
         (out / "surrogate_mse.md").write_text("No run holds a surrogate model.\n")
         return ""

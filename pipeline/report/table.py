@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..archives import make_archive, qd_metrics, restore_archive
+from ..search.archives import make_archive, qd_metrics, restore_archive
 from .runs import Run, grid_spec, group_by_algorithm
 
 # (key, column header, scale): the paper reports win rate and coverage in percent.

@@ -9,17 +9,17 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from . import checkpoint as ckpt
-from . import reports
+from ..state import checkpoint as ckpt
+from . import run_files
 from .archives import GridSpec, SurrogateGrid, archive_arrays, make_archive, qd_metrics, restore_archive
-from .config import identity_hash
-from .deck_space import DeckSpace
+from ..state.config import identity_hash
+from ..deck_space import DeckSpace
 from .emitters import DeckMutationEmitter
-from .errors import CheckpointError
+from ..errors import CheckpointError
 from .inner_loop import run_inner_loop
 from .surrogate import Surrogate
 
-N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.results.TARGET_NAMES)
+N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.protocol.results.TARGET_NAMES)
 SOURCE_RANDOM, SOURCE_MUTATION, SOURCE_SURROGATE = 0, 1, 2
 
 
@@ -206,12 +206,12 @@ class Search:
         self.write_reports()
 
     def write_reports(self) -> None:
-        reports.write_metrics(self.run_dir, self.history)
+        run_files.write_metrics(self.run_dir, self.history)
         if len(self.archive):
-            reports.write_heatmap(self.run_dir, self.archive, self.spec,
+            run_files.write_heatmap(self.run_dir, self.archive, self.spec,
                                   f"{self.algo.name}: {self.evaluations} evaluations")
-            reports.write_best_decks(self.run_dir, self.archive, self.space, int(self.cfg.report.best_decks))
-            reports.write_ccdf(self.run_dir, self.archive, self.spec)
+            run_files.write_best_decks(self.run_dir, self.archive, self.space, int(self.cfg.report.best_decks))
+            run_files.write_ccdf(self.run_dir, self.archive, self.spec)
 
     # --- helpers -------------------------------------------------------------------------
     def _new_grid(self) -> SurrogateGrid:

@@ -5,7 +5,7 @@ import numpy as np
 from ribs.emitters import EmitterBase
 
 from .archives import uniform_elites
-from .deck_space import DeckSpace
+from ..deck_space import DeckSpace
 
 
 class DeckMutationEmitter(EmitterBase):

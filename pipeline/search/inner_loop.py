@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .archives import SurrogateGrid
-from .deck_space import DeckSpace
+from ..deck_space import DeckSpace
 from .inner_kernel import MAX_CHANGE, predict_batch, run_block
 
 

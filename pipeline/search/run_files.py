@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays, ccdf
-from .deck_space import DeckSpace
-from .errors import write_error
+from ..deck_space import DeckSpace
+from ..errors import write_error
 
 METRICS_FILE = "metrics.jsonl"
 HEATMAP_FILE = "archive_heatmap.png"
@@ -64,7 +64,7 @@ def write_heatmap(run_dir: Path, archive, spec: GridSpec, title: str) -> None:
 
 
 def best_decks(archive, space: DeckSpace, n: int) -> list[dict]:
-    from workers.results import TARGET_NAMES
+    from workers.protocol.results import TARGET_NAMES
     data = archive_arrays(archive)
     order = np.argsort(-data["objective"], kind="stable")[:n]
     decks = []

@@ -7,7 +7,7 @@ improvement ranking, under a ribs Scheduler's ask/tell loop. Each candidate is s
 protocol's evaluation of the fixed deck with the candidate as the evaluated player's score
 (its weights travel to the workers in the task, so no file is needed on any machine).
 
-Checkpoint (pipeline/checkpoint.py, one per iteration): /strategy_evaluations (every
+Checkpoint (pipeline/state/checkpoint.py, one per iteration): /strategy_evaluations (every
 candidate's weights and targets in evaluation-id order), /strategy_archive (the elites by
 cell, for reports and checks) and /blobs/scheduler, the pickled ribs Scheduler (archive,
 emitters, CMA-ES states and random generators), so a resumed run goes on exactly where the
@@ -24,22 +24,23 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from . import checkpoint as ckpt
-from . import reports
+from workers import DATA
+
+from ..state import checkpoint as ckpt
+from . import run_files
 from .archives import GridSpec, archive_arrays, qd_metrics
-from .config import identity_hash
-from .deck_space import DeckSpace
-from .errors import CheckpointError
+from ..state.config import identity_hash
+from ..deck_space import DeckSpace
+from ..errors import CheckpointError
 
 N_TARGETS = 12
-LAYER_SIZES = (15, 5, 4, 1)  # the evaluated player's network (workers/scores.py)
+LAYER_SIZES = (15, 5, 4, 1)  # the evaluated player's network (workers/players/scores.py)
 N_WEIGHTS = sum(a * b for a, b in zip(LAYER_SIZES, LAYER_SIZES[1:])) + sum(LAYER_SIZES[1:])
-EVALUATIONS, ARCHIVE = "strategy_evaluations", "strategy_archive"
-GROUPS = (EVALUATIONS, ARCHIVE)
+EVALUATIONS, ARCHIVE, GROUPS = ckpt.STRATEGY_EVALUATIONS, ckpt.STRATEGY_ARCHIVE, ckpt.STRATEGY_GROUPS
 BEST_FILE = "best_strategy.json"
 BEST_MD = "best_strategies.md"
 ELITES_DIR = "strategy_elites"
-REFERENCE = Path(__file__).resolve().parent.parent / "workers" / "data" / "player_strategy_nn.json"
+REFERENCE = DATA / "player_strategy_nn.json"
 
 
 # --- the ribs objects ---------------------------------------------------------------------------
@@ -66,7 +67,7 @@ def initial_point(cfg) -> np.ndarray:
 
 def read_weights(path) -> list[float]:
     """The weights of a file in the format of player_strategy_nn.json (checked by
-    workers.evaluate.check_strategy before a run starts)."""
+    workers.players.scores.check_strategy before a run starts)."""
     return [float(w) for w in json.loads(Path(path).read_text())["weights"]]
 
 
@@ -119,7 +120,7 @@ def weights_document(weights, *, description: str, **info) -> dict:
 
 
 def write_json(path: Path, document) -> None:
-    reports._replace(Path(path), lambda tmp: Path(tmp).write_text(json.dumps(document, indent=1)))
+    run_files._replace(Path(path), lambda tmp: Path(tmp).write_text(json.dumps(document, indent=1)))
 
 
 # --- the run ------------------------------------------------------------------------------------
@@ -228,10 +229,10 @@ class StrategySearch:
         self.write_reports()
 
     def write_reports(self, final: bool = False) -> None:
-        reports.write_metrics(self.run_dir, self.history)
+        run_files.write_metrics(self.run_dir, self.history)
         if not len(self.archive):
             return
-        reports.write_heatmap(self.run_dir, self.archive, self.spec,
+        run_files.write_heatmap(self.run_dir, self.archive, self.spec,
                               f"CMA-ME strategy search: {self.evaluations} evaluations")
         elites = ranked_elites(self.archive)
         write_json(self.run_dir / BEST_FILE, self._document(elites[0], "best"))
@@ -268,7 +269,6 @@ class StrategySearch:
 
 def fixed_deck(cfg, space: DeckSpace) -> np.ndarray:
     """The deck every candidate plays, as a pool vector (default: Miracle Rogue)."""
-    from workers.evaluate import DATA
     return space.load_deck_file(cfg.strategy_search.deck or DATA / "miracle_rogue.json")
 
 
@@ -289,7 +289,7 @@ def write_best_table(run_dir: Path, elites: list[dict]) -> None:
              "|---:|---:|---:|---:|---:|---:|---|"]
     lines += [f"| {r} | {e['objective']:+.2f} | {e['win_rate']:.1%} | {e['measures'][0]:.2f} | "
               f"{e['measures'][1]:.2f} | {e['eval_id']} | {tuple(e['cell'])} |" for r, e in enumerate(elites, 1)]
-    reports._replace(Path(run_dir) / BEST_MD, lambda tmp: Path(tmp).write_text("\n".join(lines) + "\n"))
+    run_files._replace(Path(run_dir) / BEST_MD, lambda tmp: Path(tmp).write_text("\n".join(lines) + "\n"))
 
 
 # --- plausibility of a loaded checkpoint ---------------------------------------------------------

@@ -1,7 +1,7 @@
 """Surrogate models of the game outcome: the protocol's MLP and the linear model (LSA-ME).
 
 Trained online: the model and its Adam state persist between outer iterations. Training uses
-the project's routine (pipeline.training): the data on the device once per fit, CUDA graphs on
+the project's routine (workers.learning.training): the data on the device once per fit, CUDA graphs on
 a GPU, one CPU thread on the CPU; `device: auto` trains where a measurement says it is faster
 (the CPU when no GPU is visible). The inner loop predicts batches of 10 decks 100,000 times,
 where kernel-launch and framework overheads dominate, so it uses a float32 numpy copy of the
@@ -17,8 +17,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from . import training
-from .errors import ConfigError
+from workers.learning import training
+from ..errors import ConfigError
 
 # The protocol's MLP (27,800 weights, batches of 64) is far too small for more CPU threads to
 # pay: one thread trains it fastest (2.1 s against 39 s with two on a loaded 2-core machine)
@@ -109,7 +109,7 @@ class Surrogate:
         return result
 
     def _training_device(self, x, y, train_rows: int, epochs: int) -> torch.device:
-        """The configured device, or for `auto` the faster one by measurement (pipeline.training)."""
+        """The configured device, or for `auto` the faster one by measurement (workers.learning.training)."""
         if self.device_setting != "auto":
             return self.device
         timer = functools.partial(

@@ -24,12 +24,16 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from .errors import CheckpointError, write_error
+from ..errors import CheckpointError, write_error
 
 FORMAT = "dsame-hearthstone-checkpoint"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1: the same layout without digests (older runs)
 FILENAME = "checkpoint.h5"
+# The groups each kind of run keeps (a deck search, or a strategy search of CMA-ME).
+DECK_SEARCH_GROUPS = ("evaluations", "real_archive")
+STRATEGY_EVALUATIONS, STRATEGY_ARCHIVE = "strategy_evaluations", "strategy_archive"
+STRATEGY_GROUPS = (STRATEGY_EVALUATIONS, STRATEGY_ARCHIVE)
 WRITE_MARGIN = 1 << 20  # bytes left free beside a new checkpoint, for the reports written after it
 
 
@@ -127,7 +131,7 @@ class Checkpoint:
         self.state, self.arrays, self.blobs = state, arrays, blobs
 
 
-def load(path: Path, required: tuple[str, ...] = ("evaluations", "real_archive")) -> Checkpoint:
+def load(path: Path, required: tuple[str, ...] = DECK_SEARCH_GROUPS) -> Checkpoint:
     """Read a checkpoint and verify its digests; any problem becomes a CheckpointError naming
     the file and what is wrong."""
     path = Path(path)
@@ -248,7 +252,7 @@ def _check_finite(path, where: str, values: np.ndarray, columns: int | None = No
         raise damaged(path, f"{where} holds NaN or infinite values")
 
 
-# The real targets' possible ranges (workers.results.TARGET_NAMES order): health difference
+# The real targets' possible ranges (workers.protocol.results.TARGET_NAMES order): health difference
 # within two heroes' health and armour, win rate a share, every other target a non-negative
 # count or average.
 _TARGET_LOW = np.array([-100.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])

@@ -17,10 +17,10 @@ from typing import Any, Optional
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from workers.class_pools import HERO_CLASSES
+from workers.engine.class_pools import HERO_CLASSES
 
-from .cluster import default_workers
-from .errors import ConfigError
+from ..cluster.clusters import default_workers
+from ..errors import ConfigError
 
 SCORE_NAMES = ("nn", "aggro", "control")
 
@@ -87,7 +87,7 @@ class ClusterCfg:
 
 @dataclass
 class DeckSpaceCfg:
-    hero_class: str = "ROGUE"  # the class whose decks are searched (pipeline/class_pools.py)
+    hero_class: str = "ROGUE"  # the class whose decks are searched (workers/engine/class_pools.py)
     pool: Optional[str] = None
     use_stat_overrides: bool = False
     deck_size: int = 30
@@ -111,7 +111,7 @@ class StrategyCfg:
 @dataclass
 class StrategySearchCfg:
     """algorithm.kind=cma_me: CMA-ME over the evaluated player's network weights
-    (pipeline/strategy_search.py); the deck is fixed, the weights are the solutions."""
+    (pipeline/search/strategy_search.py); the deck is fixed, the weights are the solutions."""
     deck: Optional[str] = None  # the fixed deck (a deck file); null: Miracle Rogue
     emitters: int = 15
     batch_size: int = 37        # solutions per emitter and iteration
@@ -359,8 +359,8 @@ def _check_hidden(hidden) -> None:
 
 def _check_player(checked: DictConfig) -> None:
     """strategy.player: beam, random, or a player spec (value_beam:MODEL, mcts:200, ...) of
-    workers.player_specs, checked without reading its model (check_inputs loads it)."""
-    from workers.player_specs import PlayerSpecError, parse_player
+    workers.players.specs, checked without reading its model (check_inputs loads it)."""
+    from workers.players.specs import PlayerSpecError, parse_player
     player = checked.strategy.player
     try:
         parse_player(player)
@@ -427,9 +427,9 @@ def check_inputs(cfg: DictConfig, probe_timeout: float = 5.0) -> None:
     played: the opponents file (structure, classes, strategies and their weights, cards), the
     offline source file's presence, and that a scheduler address answers. ConfigError else."""
     from workers.errors import DeckError as EngineDeckError
-    from workers.evaluate import load_opponents
+    from workers.protocol.evaluate import load_opponents
     if cfg.strategy.player not in ("beam", "random"):  # its value model: present and matching
-        from workers.player_specs import PlayerSpecError, check_player
+        from workers.players.specs import PlayerSpecError, check_player
         try:
             check_player(cfg.strategy.player)
         except (PlayerSpecError, EngineDeckError) as exc:
@@ -451,7 +451,8 @@ def _check_weights_files(cfg: DictConfig) -> None:
     """The weights files the config names (strategy.evaluated, strategy_search.x0) and the
     strategy search's deck: present, finite, 109 weights, a playable deck."""
     from workers.errors import DeckError as EngineDeckError
-    from workers.evaluate import check_strategy, load_deck_file, validate_deck
+    from workers.players.scores import check_strategy
+    from workers.protocol.evaluate import load_deck_file, validate_deck
     named = [("strategy.evaluated", cfg.strategy.evaluated)]
     if cfg.strategy_search is not None:
         named.append(("strategy_search.x0", cfg.strategy_search.x0))

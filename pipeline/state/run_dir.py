@@ -13,7 +13,7 @@ from omegaconf import OmegaConf
 
 from . import checkpoint as ckpt
 from .config import differences, identity, identity_hash
-from .errors import RunDirError
+from ..errors import RunDirError
 
 CONFIG_FILE = "config.yaml"
 LOCK_FILE = ".lock"
@@ -53,10 +53,7 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
 
 def checkpoint_groups(cfg) -> tuple[str, ...]:
     """The groups a checkpoint of this config must hold (a strategy run has its own)."""
-    if cfg.algorithm.kind == "cma_me":
-        from .strategy_search import GROUPS
-        return GROUPS
-    return ("evaluations", "real_archive")
+    return ckpt.STRATEGY_GROUPS if cfg.algorithm.kind == "cma_me" else ckpt.DECK_SEARCH_GROUPS
 
 
 def read_config(path: Path) -> dict | None:

@@ -4,7 +4,7 @@ import pytest
 
 from workers.engine.actions import ATTACK, END_TURN, PLAY, PLAY_OPTION_1, PLAY_OPTION_2, Action
 from workers.errors import IllegalActionError
-from workers.tally import Tally
+from workers.players.tally import Tally
 from .scenario import end_turn, find_card, make_game, minion, play, play_option
 
 CROC, RAPTOR, YETI = "CS2_120", "CS2_172", "CS2_182"  # 2/3, 3/2, 4/5

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from workers import fidelity
+from tools import fidelity
 
 
 def test_ratio_se_by_hand():

@@ -2,7 +2,7 @@
 engine, and the SabberStone engine refuses it before playing anything."""
 import pytest
 
-from workers.evaluate import miracle_rogue, play_games
+from workers.protocol.evaluate import miracle_rogue, play_games
 
 
 def _outcomes(records):

@@ -17,7 +17,7 @@ GAMES = range(12)  # two per opponent
 
 def play_pinned() -> dict[str, list[dict]]:
     from pipeline.deck_space import DeckSpace
-    from workers.evaluate import miracle_rogue, play_games
+    from workers.protocol.evaluate import miracle_rogue, play_games
     random_deck = json.loads((Path(__file__).resolve().parents[2] / "workers" / "data" / "sabberstone"
                               / "decks" / "random_0.json").read_text())
     random_deck = random_deck["deck"] if isinstance(random_deck, dict) else random_deck

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from workers.engine.game import new_game
-from workers.evaluate import (card_library, evaluate_deck, load_opponents, miracle_rogue,
+from workers.protocol.evaluate import (card_library, evaluate_deck, load_opponents, miracle_rogue,
                               play_games, validate_deck)
 from workers.errors import DeckError
-from workers.players import BeamSearchPlayer, RandomPlayer, play_game
-from workers.results import TARGET_NAMES
-from workers.scores import NeuralNetScore, aggro_score, control_score, state_features
+from workers.players.play import BeamSearchPlayer, RandomPlayer, play_game
+from workers.protocol.results import TARGET_NAMES
+from workers.players.scores import NeuralNetScore, aggro_score, control_score, state_features
 from .scenario import FILLER, make_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,7 +102,7 @@ def test_chunks_of_games_equal_the_whole():
 
 
 def test_same_seed_same_games_in_another_process():
-    code = ("from workers.evaluate import play_games, miracle_rogue;"
+    code = ("from workers.protocol.evaluate import play_games, miracle_rogue;"
             "print([(r.won, r.own_health, r.enemy_health, r.turns) "
             "for r in play_games(miracle_rogue(), range(3), 21, player='beam', beam_depth=3, beam_width=2)])")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

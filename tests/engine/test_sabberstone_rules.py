@@ -2,10 +2,10 @@
 simulator; each one moved the fidelity statistics (`make fidelity`) when it was fixed."""
 from workers.engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY
 from workers.engine.game import new_game
-from workers.evaluate import card_library, load_opponents, miracle_rogue, play_one_game
-from workers.players import BeamSearchPlayer
-from workers.scores import NeuralNetScore, aggro_score, state_features
-from workers.tally import Tally
+from workers.protocol.evaluate import card_library, load_opponents, miracle_rogue, play_one_game
+from workers.players.play import BeamSearchPlayer
+from workers.players.scores import NeuralNetScore, aggro_score, state_features
+from workers.players.tally import Tally
 from .scenario import FILLER, attack, end_turn, make_game, minion, play
 
 CULT_MASTER, LOOT_HOARDER, ALARM_O_BOT = "EX1_595", "EX1_096", "EX1_006"

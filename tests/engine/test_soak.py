@@ -1,5 +1,5 @@
 """Short versions of `make soak` and `make fuzz`: seeded games with invariants after every action."""
-from workers import soak
+from tools import soak
 
 
 def test_short_soak_between_the_seven_decks():
@@ -18,7 +18,7 @@ def test_fuzz_random_pool_decks_5000_games():
 
 def test_invariant_checker_catches_a_broken_state():
     import pytest
-    from workers.invariants import InvariantViolation, check_invariants
+    from tools.invariants import InvariantViolation, check_invariants
     from .scenario import FILLER, make_game
 
     g = make_game(board=[FILLER])

@@ -10,7 +10,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from pipeline import checkpoint as ckpt
+from pipeline.state import checkpoint as ckpt
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from pipeline.archives import (GridSpec, SurrogateGrid, archive_arrays, ccdf, make_archive, qd_metrics,
+from pipeline.search.archives import (GridSpec, SurrogateGrid, archive_arrays, ccdf, make_archive, qd_metrics,
                                restore_archive, uniform_elites)
 
 SPEC = GridSpec()

@@ -1,5 +1,5 @@
 """Bad input gets one clear `error:` line before any game is played or anything is written: a
-sample of the generated corpus (pipeline/fuzz_inputs.py, `make fuzz-inputs` runs all of it),
+sample of the generated corpus (tools/fuzz_inputs.py, `make fuzz-inputs` runs all of it),
 games that fail in the engine beyond the accepted share, and a read-only run folder."""
 import os
 import shutil
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from distributed import Client, LocalCluster
 
-from pipeline import fuzz_inputs as fuzz
+from tools import fuzz_inputs as fuzz
 from pipeline.errors import EvaluationError
-from pipeline.evaluation import EvaluationClient, check_failures
-from workers.results import GameRecord
+from pipeline.cluster.evaluation import EvaluationClient, check_failures
+from workers.protocol.results import GameRecord
 
 from .helpers import run_pipeline, tmpfs
 
@@ -31,8 +31,8 @@ def test_the_corpus_mutates_every_config_key_and_covers_each_tool():
     names = [c.name for c in fuzz.all_cases()]
     for key in fuzz.schema_keys():
         assert any(n.startswith(f"config {key}=") for n in names), key
-    for family in ("deck_file", "opponents", "pool", "offline", "report", "run", "workers.bench", "workers.soak",
-                   "workers.compare_engines", "workers.fidelity", "compare_engines", "pipeline.report"):
+    for family in ("deck_file", "opponents", "pool", "offline", "report", "run", "tools.bench", "tools.soak",
+                   "tools.compare_engines", "tools.fidelity", "compare_engines", "pipeline.report"):
         assert any(n.split()[0] == family for n in names), family
     assert len(names) == len(set(names)) > 500
 

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
 
-from pipeline import checkpoint as ckpt
-from pipeline.config import identity_hash, validate
+from pipeline.state import checkpoint as ckpt
+from pipeline.state.config import identity_hash, validate
 from pipeline.driver import CONF_DIR
 from pipeline.errors import CheckpointError, ConfigError
 
@@ -89,7 +89,7 @@ def test_identity_ignores_how_the_run_is_spread():
 
 def test_the_slurm_cluster_config_makes_a_job_script():
     from dask_jobqueue import SLURMCluster
-    from pipeline.cluster import slurm_cluster_kwargs
+    from pipeline.cluster.clusters import slurm_cluster_kwargs
     cfg = validate(_cfg("cluster=slurm"))
     with SLURMCluster(**slurm_cluster_kwargs(cfg.cluster)) as cluster:
         script = cluster.job_script()

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hearthstone import deckstrings
 
-from pipeline.class_pools import HERO_CLASSES, class_pool
+from workers.engine.class_pools import HERO_CLASSES, class_pool
 from pipeline.deck_space import BUILTIN_POOL, DeckSpace
 from pipeline.errors import ConfigError, DeckError
 from workers.engine.carddb import load_cards
@@ -55,7 +55,7 @@ def test_an_unknown_class_is_a_config_error():
 
 
 def test_the_config_refuses_an_unknown_class():
-    from pipeline.config import validate
+    from pipeline.state.config import validate
     from .helpers import compose
     with pytest.raises(ConfigError, match="deck_space.hero_class"):
         validate(compose("deck_space.hero_class=mage"))
@@ -77,9 +77,9 @@ def test_a_mage_dsa_me_smoke_run_finishes_with_mage_decks(tmp_path):
 
 
 def test_opponent_files_may_hold_decks_of_any_class(tmp_path):
-    from workers.class_pools import HERO_CLASSES, pool_ids
-    from workers.evaluate import load_opponents, miracle_rogue, play_games
-    from workers.soak import random_pool_deck
+    from workers.engine.class_pools import HERO_CLASSES, pool_ids
+    from workers.protocol.evaluate import load_opponents, miracle_rogue, play_games
+    from tools.soak import random_pool_deck
     decks = [{"name": f"random {cls.title()}", "hero_class": cls, "strategy": "control",
               "cards": random_pool_deck(n, pool_ids(cls))} for n, cls in enumerate(HERO_CLASSES)]
     path = tmp_path / "opponents.json"

@@ -5,7 +5,7 @@ import pytest
 from hearthstone import deckstrings
 
 from pipeline.errors import DeckError
-from pipeline.inner_kernel import mutate_one
+from pipeline.search.inner_kernel import mutate_one
 
 MIRACLE = "/work/shared/reference/miracle_rogue.json"
 
@@ -112,7 +112,7 @@ def test_deck_files_in_three_forms(space, tmp_path):
 @pytest.mark.parametrize("overrides", [False, True])
 def test_deck_statistics_agree_with_the_engine(overrides):
     from pipeline.deck_space import DeckSpace
-    from workers.evaluate import deck_stats
+    from workers.protocol.evaluate import deck_stats
     space = DeckSpace.from_pool_file(use_stat_overrides=overrides)
     for deck in space.random_decks(np.random.default_rng(6), 50):
         assert space.deck_statistics(deck) == pytest.approx(deck_stats(space.decode(deck), space.stat_overrides))

@@ -8,7 +8,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from pipeline.driver import run
-from pipeline.search import SOURCE_SURROGATE
+from pipeline.search.deck_search import SOURCE_SURROGATE
 
 from .helpers import compose, final_state
 
@@ -82,8 +82,8 @@ def test_offline_algorithms(tmp_path, client, finished, algorithm):
 
 
 def test_offline_surrogate_model_is_the_finished_runs_model(tmp_path, client, finished):
-    from pipeline import checkpoint as ckpt
-    from pipeline.surrogate import Surrogate
+    from pipeline.state import checkpoint as ckpt
+    from pipeline.search.surrogate import Surrogate
     run_dir = _run(tmp_path, client, "offline_dsa_me_surrogate_model",
                    f"algorithm.offline.path={finished['dsa_me'] / 'checkpoint.h5'}")
     models = []
@@ -102,15 +102,15 @@ def _run(tmp_path, client, algorithm, *extra):
 
 
 def test_surrogate_test_mse_on_another_runs_data(finished):
-    from pipeline.analysis import surrogate_test_mse
+    from pipeline.report.analysis import surrogate_test_mse
     mse = surrogate_test_mse(finished["dsa_me"] / "checkpoint.h5", finished["random_search"] / "checkpoint.h5")
     assert list(mse) == ["health_difference", "turns", "hand_size"]
     assert all(np.isfinite(v) and v >= 0 for v in mse.values())
 
 
 def test_elite_transfer_of_the_last_surrogate_archive(finished, client, space):
-    from pipeline.analysis import elite_transfer
-    from pipeline.evaluation import EvaluationClient
+    from pipeline.report.analysis import elite_transfer
+    from pipeline.cluster.evaluation import EvaluationClient
     evaluator = EvaluationClient(client, space, run_seed=0, games=6, games_per_task=3, player="random",
                                  strategy="nn", beam_depth=13, beam_width=4)
     out = elite_transfer(finished["dsa_me"] / "checkpoint.h5", evaluator)

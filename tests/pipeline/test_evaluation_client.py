@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from distributed import Client, LocalCluster
 
-from pipeline.evaluation import EvaluationClient, evaluation_seed
-from workers.evaluate import evaluate_deck
+from pipeline.cluster.evaluation import EvaluationClient, evaluation_seed
+from workers.protocol.evaluate import evaluate_deck
 
 GAMES = 12
 

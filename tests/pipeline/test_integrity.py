@@ -18,9 +18,9 @@ import yaml
 
 import torch
 
-from pipeline import checkpoint as ckpt
-from pipeline import run_dir as rd
-from pipeline.config import validate
+from pipeline.state import checkpoint as ckpt
+from pipeline.state import run_dir as rd
+from pipeline.state.config import validate
 from pipeline.errors import CheckpointError
 
 from .helpers import ROOT, assert_same_run, command, compose, final_state, run_pipeline, saved_evaluations, tmpfs, wait_for

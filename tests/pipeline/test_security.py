@@ -11,7 +11,7 @@ import sys
 import psutil
 import pytest
 
-from pipeline.cluster import dashboard_bind, open_cluster, slurm_cluster_kwargs
+from pipeline.cluster.clusters import dashboard_bind, open_cluster, slurm_cluster_kwargs
 from workers.engine import carddb
 
 from .helpers import ROOT, compose
@@ -86,7 +86,7 @@ def test_tls_files_are_private_whatever_was_there_before(tmp_path):
     victim = tmp_path / "victim.txt"
     victim.write_text("not a certificate")
     (folder / "cert.pem").symlink_to(victim)  # a link planted in place of a file
-    done = subprocess.run([sys.executable, "-m", "pipeline.cluster", "tls", str(folder)], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "pipeline.cluster.clusters", "tls", str(folder)], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
@@ -153,7 +153,7 @@ def test_an_edited_engine_card_cache_is_rebuilt(cache_dir, capsys):
 
 EVALUATE = r"""
 import json, sys
-from workers.evaluate import evaluate_deck
+from workers.protocol.evaluate import evaluate_deck
 cards = [c["id"] for c in json.load(open("workers/data/miracle_rogue.json"))["cards"]]
 print(json.dumps(evaluate_deck(cards, games=12, seed=5, player="random").targets()))
 """

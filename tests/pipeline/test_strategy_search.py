@@ -13,8 +13,8 @@ import h5py
 import numpy as np
 import pytest
 
-from pipeline import checkpoint as ckpt
-from pipeline.config import validate
+from pipeline.state import checkpoint as ckpt
+from pipeline.state.config import validate
 from pipeline.errors import CheckpointError, ConfigError
 
 from .helpers import ROOT, kill_group, wait_for
@@ -83,7 +83,7 @@ def test_killed_and_resumed_smoke_run_gives_the_same_archive(tmp_path, reference
 
 def test_outputs_of_a_strategy_run(reference):
     """Metrics per iteration, the heatmap, and the best elite as a weights file the engine takes."""
-    from workers.evaluate import check_strategy
+    from workers.protocol.evaluate import check_strategy
     rows = [json.loads(r) for r in (reference / "metrics.jsonl").read_text().splitlines()]
     assert [r["iteration"] for r in rows] == [1, 2, 3]
     assert all({"qd_score", "coverage", "best_objective"} <= set(r) for r in rows)
@@ -192,7 +192,7 @@ def test_bad_weights_files_are_one_line_errors(tmp_path, weights, message):
 def test_a_trained_initial_point_is_used(tmp_path):
     """strategy_search.x0=<weights file>: CMA-ME starts there (its first candidates lie
     around those weights, not around zeros)."""
-    from pipeline.strategy_search import StrategySearch
+    from pipeline.search.strategy_search import StrategySearch
     from pipeline.deck_space import DeckSpace
     reference = ROOT / "workers" / "data" / "player_strategy_nn.json"
     x0 = np.array(json.loads(reference.read_text())["weights"])
@@ -209,7 +209,7 @@ class _Evil:
 
 
 def test_a_scheduler_blob_that_would_run_code_is_refused(tmp_path):
-    from pipeline.strategy_search import load_scheduler
+    from pipeline.search.strategy_search import load_scheduler
     with pytest.raises(CheckpointError, match="os|posix|system"):
         load_scheduler(pickle.dumps(_Evil()), tmp_path / "checkpoint.h5")
     with pytest.raises(CheckpointError, match="cannot be restored"):
@@ -239,8 +239,8 @@ def test_a_checkpoint_with_a_foreign_scheduler_is_refused(tmp_path, reference):
 
 def test_the_unpickler_restores_a_real_scheduler(tmp_path):
     """What the search pickles, the restricted unpickler reads back to the same state."""
-    from pipeline.archives import GridSpec
-    from pipeline.strategy_search import load_scheduler, make_scheduler
+    from pipeline.search.archives import GridSpec
+    from pipeline.search.strategy_search import load_scheduler, make_scheduler
     cfg = validate(_compose())
     scheduler = make_scheduler(cfg, GridSpec.from_config(cfg.archive), np.zeros(109))
     x = scheduler.ask()

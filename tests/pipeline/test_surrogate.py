@@ -2,11 +2,11 @@ import numpy as np
 import pytest
 import torch
 
-from pipeline.archives import GridSpec, SurrogateGrid
+from pipeline.search.archives import GridSpec, SurrogateGrid
 from pipeline.errors import ConfigError
-from pipeline.inner_kernel import predict_batch
-from pipeline.inner_loop import run_inner_loop
-from pipeline.surrogate import Surrogate
+from pipeline.search.inner_kernel import predict_batch
+from pipeline.search.inner_loop import run_inner_loop
+from pipeline.search.surrogate import Surrogate
 
 
 def _data(space, n=600, seed=0):

@@ -1,4 +1,4 @@
-"""The training routine (pipeline.training): the same numbers as a plain minibatch loop on the
+"""The training routine (workers.learning.training): the same numbers as a plain minibatch loop on the
 CPU, the device choice for `auto` (with a test double for the timer), and the GPU path where a
 GPU is visible."""
 import json
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import torch
 
-from pipeline import training
+from workers.learning import training
 from pipeline.errors import ConfigError
-from pipeline.surrogate import Surrogate, build_model, summed_squares
+from pipeline.search.surrogate import Surrogate, build_model, summed_squares
 
 CPU = torch.device("cpu")
 FAKE_GPU = training.Gpu(torch.device("cuda"), "Fake GPU 80GB")  # never touched: the timer is a double
@@ -24,7 +24,7 @@ def _data(n=300, k=3, seed=0):
 
 
 def _plain_loop(model, optimizer, x, y, orders, batch_size):
-    """The surrogate's training loop as it was before pipeline.training (the reference)."""
+    """The surrogate's training loop as it was before workers.learning.training (the reference)."""
     xt, yt = torch.as_tensor(x), torch.as_tensor(y)
     total = 0.0
     for order in orders:
@@ -237,7 +237,7 @@ def test_surrogate_auto_without_a_gpu_trains_on_the_cpu_and_writes_no_cache(tmp_
 
 
 def test_bench_figure_runs_on_the_cpu():
-    from pipeline.bench import time_surrogate_training
+    from tools.bench.head_node import time_surrogate_training
     assert time_surrogate_training("cpu", n=300, epochs=1) > 0
 
 

@@ -1,10 +1,10 @@
-"""Shared pieces of the player tests: a small value model trained with workers.values' own API
+"""Shared pieces of the player tests: a small value model trained with workers.learning.values' own API
 on states recorded from a few random games (seconds on 2 cores)."""
 import pytest
 
 from workers.engine.game import new_game
 from workers.engine.rng import derive
-from workers.evaluate import card_library, default_opponents, miracle_rogue
+from workers.protocol.evaluate import card_library, default_opponents, miracle_rogue
 
 
 @pytest.fixture(scope="session")
@@ -12,9 +12,10 @@ def tiny_model(tmp_path_factory):
     """A protocol15 "win" model (hidden 16-8) trained on ~500 recorded states of random games."""
     import numpy as np
     import torch
-    from workers.evaluate import play_games
-    from workers.states import StateRecorder
-    from workers.values import save_model, split_games, target_values, train
+    from workers.protocol.evaluate import play_games
+    from workers.learning.states import StateRecorder
+    from workers.learning.values import split_games, target_values, train
+    from workers.players.value_model import save_model
     rec = StateRecorder(encoders=("protocol15",))
     play_games(miracle_rogue(), range(24), seed=7, player="random", recorder=rec)
     d = rec.arrays()

@@ -5,9 +5,9 @@ import pytest
 
 from workers.engine.actions import END_TURN
 from workers.engine.rng import derive
-from workers.gym_env import (ACTION_SIZE, HearthstoneEnv, action_index, action_mask, describe_action,
+from workers.learning.gym_env import (ACTION_SIZE, HearthstoneEnv, action_index, action_mask, describe_action,
                              legal_action_map)
-from workers.players import RandomPlayer
+from workers.players.play import RandomPlayer
 
 from .conftest import game
 

@@ -1,11 +1,11 @@
-"""workers.mcts: legal full games, reproducible with an iteration budget, stronger than random."""
+"""workers.players.mcts: legal full games, reproducible with an iteration budget, stronger than random."""
 import pytest
 
 from workers.engine.rng import derive
-from workers.mcts import MCTSPlayer
-from workers.player_specs import PlayerSpecError, build_player, parse_player
-from workers.players import RandomPlayer, play_game
-from workers.tally import Tally
+from workers.players.mcts import MCTSPlayer
+from workers.players.specs import PlayerSpecError, build_player, parse_player
+from workers.players.play import RandomPlayer, play_game
+from workers.players.tally import Tally
 
 from .conftest import game
 

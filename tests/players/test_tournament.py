@@ -1,11 +1,11 @@
-"""workers.tournament: a consistent, reproducible table for a few cheap players."""
+"""tools.tournament: a consistent, reproducible table for a few cheap players."""
 import json
 import math
 
 import numpy as np
 import pytest
 
-from workers.tournament import bradley_terry, format_table, main, run_tournament, schedule, parse_decks
+from tools.tournament import bradley_terry, format_table, main, run_tournament, schedule, parse_decks
 
 
 @pytest.fixture(scope="module")

@@ -4,11 +4,11 @@ import pytest
 import torch
 
 from workers.engine.rng import derive
-from workers.evaluate import make_player, miracle_rogue, play_games
-from workers.player_specs import PlayerSpecError, build_player, check_player, load_value_model
-from workers.players import BeamSearchPlayer, RandomPlayer, play_game
-from workers.tally import Tally
-from workers.value_player import ValueBeamPlayer, ValueScore
+from workers.protocol.evaluate import make_player, miracle_rogue, play_games
+from workers.players.specs import PlayerSpecError, build_player, check_player, load_value_model
+from workers.players.play import BeamSearchPlayer, RandomPlayer, play_game
+from workers.players.tally import Tally
+from workers.players.value_beam import ValueBeamPlayer, ValueScore
 
 from .conftest import game
 
@@ -90,7 +90,7 @@ def test_mismatched_models_are_refused(tiny_model, tmp_path):
 
 def test_config_refuses_bad_players_in_one_line(tiny_model, tmp_path):
     from hydra import compose, initialize_config_dir
-    from pipeline.config import check_inputs, validate
+    from pipeline.state.config import check_inputs, validate
     from pipeline.errors import ConfigError
     import os
     conf = os.path.join(os.path.dirname(__file__), "..", "..", "conf")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import yaml
 
-from pipeline import checkpoint as ckpt
+from pipeline.state import checkpoint as ckpt
 
 from .browser import inspect_page
 from .conftest import SEEDS, SWEPT, UNFINISHED
@@ -129,7 +129,7 @@ def test_one_way_anova_f_statistic(report, sweep):
 
 
 def test_surrogate_analyses(report, sweep):
-    from pipeline.analysis import surrogate_test_mse
+    from pipeline.report.analysis import surrogate_test_mse
     runs = sorted(p.parent for p in sweep.rglob("checkpoint.h5"))
     with_model = [r for r in runs if "dsa_me" in r.name]
     mse = read_csv(report / "surrogate_mse.csv")

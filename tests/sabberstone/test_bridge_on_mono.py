@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PLAY = r"""
 import json, sys
 from workers.sabberstone import engine
-from workers.results import summarize
+from workers.protocol.results import summarize
 deck = engine.builtin.miracle_rogue()
 path, player = sys.argv[1], sys.argv[2]
 whole = engine.play_games(deck, range(12), 11, path=path, player=player, beam_depth=3, beam_width=2)

@@ -60,7 +60,7 @@ def test_games_are_functions_of_their_two_seeds(stand_in_dir, cache_env):
 def _records_file(tmp_path, games: list[dict]) -> Path:
     """A record file in the reference format (shared/reference/sabberstone/runs), made from games
     the stand-in played (so a replay on the stand-in should agree with every one)."""
-    from workers.evaluate import default_opponents, miracle_rogue
+    from workers.protocol.evaluate import default_opponents, miracle_rogue
     records = []
     for g in games:
         record = {k: v for k, v in g.items() if k not in ("card_plays", "error")}
@@ -120,7 +120,7 @@ def test_replay_agrees_with_its_own_records_and_reports_a_difference(stand_in_di
     ({"nerfs": "full", "nerfs_applied": "none"}, "nerfs_applied names no override"),
 ])
 def test_replay_refuses_a_record_file_it_cannot_replay(tmp_path, damage, expected):
-    from workers.evaluate import default_opponents, miracle_rogue
+    from workers.protocol.evaluate import default_opponents, miracle_rogue
     run = {"deck": miracle_rogue(), "nerfs": "none", "games": [{"game": 0, "opponent": 0, "game_seed": 1, "search_seed": 2}],
            "opponents": [{"name": o.name, "class": o.hero_class, "strategy": o.strategy} for o in default_opponents()]}
     run.update(damage)

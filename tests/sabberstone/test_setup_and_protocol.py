@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from workers.engine.rng import derive
-from workers.evaluate import default_opponents, miracle_rogue
+from workers.protocol.evaluate import default_opponents, miracle_rogue
 from workers.sabberstone import SabberStoneSetupError
 from workers.sabberstone.locate import sabberstone_dir
 from workers.sabberstone.protocol import HEADER, build_request, parse_summary, search_seed
@@ -61,7 +61,7 @@ def test_pipeline_without_sabberstone_fails_fast_writing_nothing(tmp_path, extra
 
 def test_engine_path_is_no_part_of_a_run_identity():
     from omegaconf import OmegaConf
-    from pipeline.config import RootCfg, identity
+    from pipeline.state.config import RootCfg, identity
     cfg = OmegaConf.structured(RootCfg)
     assert identity(cfg)["engine"] == {"name": "builtin"}  # the built-in runs' hashes are unchanged
     cfg.engine.name, cfg.engine.path = "sabberstone", "/opt/sabberstone"
@@ -103,7 +103,7 @@ def test_summary_parses_into_game_records_with_errors_kept():
     assert (record.mana_spent, record.mana_available, record.hand_size_start_sum) == (40, 45, 40)
     assert record.card_plays == (("CS2_072", 2), ("EX1_134", 1))
     assert failed.error.startswith("SabberStone: NullReferenceException") and failed.game_seed == 456
-    from workers.results import summarize
+    from workers.protocol.results import summarize
     result = summarize([record, failed.record()], {}, ["a", "b"])
     assert result.games == 1 and result.errors == [(1, 456, failed.error)]
     with pytest.raises(ValueError, match="not a bridge summary"):
@@ -116,7 +116,7 @@ def test_summary_parses_into_game_records_with_errors_kept():
 
 def test_compare_engines_side_by_side(tmp_path):
     out = tmp_path / "cmp.json"
-    done = subprocess.run([sys.executable, "-m", "workers.compare_engines", "--engines", "builtin", "builtin",
+    done = subprocess.run([sys.executable, "-m", "tools.compare_engines", "--engines", "builtin", "builtin",
                            "--games", "12", "--player", "random", "--seed", "3", "--json", str(out)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -132,7 +132,7 @@ def test_compare_engines_side_by_side(tmp_path):
 def test_compare_engines_without_sabberstone_is_one_error_line(monkeypatch):
     import os
     env = {k: v for k, v in os.environ.items() if k != "SABBERSTONE_DIR"}
-    done = subprocess.run([sys.executable, "-m", "workers.compare_engines", "--games", "6"],
+    done = subprocess.run([sys.executable, "-m", "tools.compare_engines", "--games", "6"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert [ln for ln in done.stderr.splitlines() if ln.strip() and "pkg_resources" not in ln and "import" not in ln][-1].startswith("error: ")

@@ -43,8 +43,8 @@ def reference(tmp_path_factory):
 def test_tls_scheduler_and_workers_refuse_a_plain_tcp_client(slurm, tmp_path):
     from distributed import Client
 
-    from pipeline.cluster import open_cluster
-    from pipeline.config import validate
+    from pipeline.cluster.clusters import open_cluster
+    from pipeline.state.config import validate
     name = unique("dsame-tls")
     cfg = validate(compose(*slurm_workers(tmp_path, name)))
     with open_cluster(cfg.cluster) as client:

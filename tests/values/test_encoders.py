@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from workers.encoders import (ENCODERS, HERO_CLASSES, RICH_CARDS, RICH_MINION_FACTS,
+from workers.players.encoders import (ENCODERS, HERO_CLASSES, RICH_CARDS, RICH_MINION_FACTS,
                               RICH_PLAYER_FACTS, describe, encode, get_encoder)
-from workers.scores import state_features
+from workers.players.scores import state_features
 from tests.engine.scenario import make_game
 
 SIZES = {"protocol15": 15, "teo60": 60, "rich": 2 * 21 + 2 * 20 + len(RICH_CARDS) + 1}

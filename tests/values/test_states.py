@@ -3,12 +3,13 @@ import h5py
 import numpy as np
 import pytest
 
-from workers import states
+from workers.learning import states
 from workers.engine.game import new_game
-from workers.evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue,
+from workers.protocol.evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue,
                               play_games)
-from workers.players import RandomPlayer, play_game
-from workers.states import COLUMNS, StateRecorder, main
+from workers.players.play import RandomPlayer, play_game
+from tools.states import main
+from workers.learning.states import COLUMNS, StateRecorder
 
 
 @pytest.mark.parametrize("player", ["beam", "random"])

@@ -6,14 +6,15 @@ import numpy as np
 import pytest
 import torch
 
-from workers import values
-from workers.encoders import get_encoder
+from workers.learning import values
+from workers.players.encoders import get_encoder
 from workers.engine.game import new_game
-from workers.evaluate import card_library, default_opponents, miracle_rogue
-from workers.players import RandomPlayer
-from workers.states import collect, load, parse_decks
-from workers.values import (ModelError, auc, evaluate_model, load_model, metrics, predict,
-                            run_training, split_games, target_values, training_order)
+from workers.protocol.evaluate import card_library, default_opponents, miracle_rogue
+from workers.players.play import RandomPlayer
+from workers.learning.states import collect, load, parse_decks
+from workers.learning.values import (auc, evaluate_model, metrics, run_training, split_games,
+                                     target_values, training_order)
+from workers.players.value_model import ModelError, load_model, predict
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""Which cards make up each class's deck space, by the rule that gives the paper's Rogue pool.
+"""Which cards make up each class's deck space, by the rule that gives the paper's Rogue pool,
+and the protocol's random deck from such a pool.
 
 The reference implementation's Rogue pool is every collectible Basic (CORE) and Classic (EXPERT1)
 card of the class and the neutrals, in card id order, followed by two Hall of Fame cards it
@@ -8,8 +9,9 @@ own Basic and Classic cards, the same neutrals, and Azure Drake.
 """
 from __future__ import annotations
 
-from .engine.carddb import load_cards
-from .engine.game import HEROES
+from .carddb import load_cards
+from .game import HEROES
+from .rng import derive
 
 HERO_CLASSES = tuple(sorted(HEROES))
 POOL_SETS = ("CORE", "EXPERT1")
@@ -27,3 +29,31 @@ def pool_ids(hero_class: str) -> list[str]:
                  if c.collectible and c.type != "HERO" and c.card_class in allowed
                  and c.card_set in POOL_SETS)
     return ids + [i for i in REFERENCE_HOF_ADDITIONS if cards[i].card_class in allowed]
+
+
+def class_pool(hero_class: str) -> dict:
+    """The pool of `hero_class` in the pool file's format ({"description", "cards": [...]})."""
+    cards = load_cards()
+    entries = [{"index": n, "name": cards[i].name, "id": i, "card_class": cards[i].card_class,
+                "type": cards[i].type, "sabberstone_set": cards[i].card_set.lower(),
+                "rarity": cards[i].rarity.lower()}
+               for n, i in enumerate(pool_ids(hero_class))]
+    return {"description": f"{hero_class} deck space: Basic and Classic {hero_class} and neutral "
+                           f"cards (workers/engine/class_pools.py)", "cards": entries}
+
+
+def hero_dbf_id(hero_class: str) -> int:
+    """The class's Basic hero, which a deck code names."""
+    return load_cards()[HEROES[hero_class][0]].dbf_id
+
+
+def random_pool_deck(seed: int, pool: list[str]) -> list[str]:
+    """The protocol's random deck: shuffle the pool's copies (1 per legendary, else 2), take 30."""
+    cards = load_cards()
+    copies = [c for c in pool for _ in range(1 if cards[c].rarity == "LEGENDARY" else 2)]
+    rng = derive(seed, 0xDEC)
+    picked = []
+    for _ in range(30):
+        rng = derive(rng, 1)
+        picked.append(copies.pop(rng % len(copies)))
+    return picked

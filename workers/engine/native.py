@@ -1,8 +1,8 @@
 """The engine's core compiled to C with mypyc, and the choice between it and the pure Python one.
 
 `python -m workers.engine.native_build` (run by `make`) compiles the modules in
-`COMPILED_MODULES` into `build/native/`, and the `__init__.py` of `workers` and of
-`workers.engine` put their folders there first on the package's path, so `import
+`COMPILED_MODULES` into `build/native/`, and the `__init__.py` of `workers.engine` and of
+`workers.players` put their folders there first on the package's path, so `import
 workers.engine.state` loads the compiled module. The sources stay the one definition of the
 rules: the compiled modules are the same code, about 2.5x faster, and give the same games (a
 test plays the pinned records both ways).
@@ -26,7 +26,7 @@ DIGEST_FILE = "sources.sha256"
 # These modules keep to what mypyc compiles (typed fields, no generated code); the card scripts
 # stay plain Python. Paths from the repository root.
 COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/entities.py", "workers/engine/state.py",
-                    "workers/engine/game.py", "workers/players.py", "workers/tally.py")
+                    "workers/engine/game.py", "workers/players/play.py", "workers/players/tally.py")
 GROUP = "workers.engine.compiled"  # mypyc's shared library: workers/engine/compiled__mypyc.*.so
 SWITCH_ENV = "DSAME_NATIVE"
 
@@ -63,7 +63,7 @@ def usable(native_dir: Path = NATIVE_DIR) -> bool:
 
 
 def package_path(package: str, native_dir: Path = NATIVE_DIR) -> list[str]:
-    """The folders to put before the own of `package` ("workers", "workers.engine"): none
+    """The folders to put before the own of `package` ("workers.engine", "workers.players"): none
     when the build is not usable."""
     return [str(native_dir.joinpath(*package.split(".")))] if usable(native_dir) else []
 

@@ -5,7 +5,7 @@ opponent player.
     obs, info = env.reset(seed=0)                    # info["action_mask"]: the legal actions
     obs, reward, terminated, truncated, info = env.step(action)
 
-- Observation: one encoder of workers.encoders (default "rich") of the state from the
+- Observation: one encoder of workers.players.encoders (default "rich") of the state from the
   agent's view, float32 of fixed size (a Box of +-1000).
 - Actions: `Discrete(ACTION_SIZE)`; every legal move of the engine has one index (the map
   below), and `info["action_mask"]` (also `env.action_masks()`) marks the legal ones. Slots
@@ -30,7 +30,7 @@ opponent player.
 Decks: the agent's deck (default Miracle Rogue) against the protocol's opponents (episode k
 meets opponent k mod 6 unless `opponent_index` is fixed), each opponent playing with the
 player spec `opponent` (default "beam": the protocol's beam search with the opponent deck's
-own score; "random", or any spec of workers.player_specs). Given the seed of `reset`, an
+own score; "random", or any spec of workers.players.specs). Given the seed of `reset`, an
 episode's games are reproducible.
 """
 from __future__ import annotations
@@ -39,10 +39,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .encoders import get_encoder
-from .engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
-from .engine.rng import derive
-from .engine.state import GameState
+from ..players.encoders import get_encoder
+from ..engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
+from ..engine.rng import derive
+from ..engine.state import GameState
 
 try:  # a real Gymnasium environment when gymnasium is installed (a dependency)
     import gymnasium as gym
@@ -142,8 +142,8 @@ class HearthstoneEnv(_Base):
                  opponent: str = "beam", opponents=None, opponent_index: int | None = None,
                  encoder: str = "rich", seat: int = 0, illegal_action: str = "end_turn",
                  render_mode: str | None = None):
-        from .evaluate import default_opponents, miracle_rogue, validate_deck
-        from .player_specs import parse_player
+        from ..protocol.evaluate import default_opponents, miracle_rogue, validate_deck
+        from ..players.specs import parse_player
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 (first) or 1, got {seat!r}")
         if illegal_action not in ("end_turn", "raise"):
@@ -169,9 +169,9 @@ class HearthstoneEnv(_Base):
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        from .engine.game import new_game
-        from .evaluate import card_library
-        from .player_specs import build_player
+        from ..engine.game import new_game
+        from ..protocol.evaluate import card_library
+        from ..players.specs import build_player
         if gym is not None:
             super().reset(seed=seed)
         if seed is not None:

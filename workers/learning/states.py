@@ -1,32 +1,27 @@
 """Logged game states: one row per end of turn, for training value networks.
 
-    python -m workers.states collect --out results/states.h5                  # the defaults below
-    python -m workers.states collect --decks miracle pool:59 --games 200 --out FILE.h5 \
-        [--seed S] [--workers K] [--player beam] [--encoders protocol15 teo60 rich]
-    python -m workers.states bench [--games 60]          # what recording costs a game
-    python -m workers.states info FILE.h5
+The command line is `python -m tools.states` (collect, bench, info).
 
 A row is written for each turn of each game, from the view of the player who just played it:
 the state right after its END_TURN was applied (the opponent's turn has started and drawn),
 or the state in which the game ended during that turn. It holds each encoder's vector
-(workers.encoders) and the columns of `COLUMNS`: the game's deck, game index and opponent,
+(workers.players.encoders) and the columns of `COLUMNS`: the game's deck, game index and opponent,
 the turn number (1 = the first turn of the game), the seat (0 = the evaluated deck, which goes
 first; 1 = its opponent), the game's outcome from that seat (+1 won, -1 lost, 0 tie) and the
 turns still to be played (0 for the game's last turn).
 
 Decks (`--decks`, any mix): `miracle` (the paper's Miracle Rogue), `pool:K` (K random decks
-from the Rogue card pool, as `workers.soak.random_pool_deck` builds them, seeded from --seed),
+from the Rogue card pool, as `workers.engine.class_pools.random_pool_deck` builds them, seeded from --seed),
 or deck JSON files. Each deck plays games 0..N-1 of the protocol (game g against opponent
 g mod 6, the deck first) with its own evaluation seed derived from --seed and its position.
 
 Collection is split into tasks (a deck and a range of games); each finished task is written
 to FILE.h5.parts/ at once, so a re-run of the same command continues where it stopped; when
 all tasks are done they are merged into FILE.h5 in task order, so the file is the same for any
-number of workers. Workers are processes of a Dask LocalCluster, as the pipeline uses.
+number of workers (tools.states runs them on a Dask LocalCluster, as the pipeline does).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -37,8 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .encoders import ENCODERS, get_encoder
-from .engine.rng import derive
+from ..players.encoders import ENCODERS, get_encoder
+from ..engine.class_pools import pool_ids, random_pool_deck
+from ..engine.rng import derive
 
 FORMAT = 1
 COLUMNS = ("deck", "game_index", "opponent", "turn", "player", "outcome", "turns_to_end")
@@ -47,7 +43,7 @@ DEFAULT_DECKS = ("miracle", "pool:59")
 
 
 class StateRecorder:
-    """Passed as `recorder` to workers.evaluate.play_games / evaluate_deck (or play_game): keeps
+    """Passed as `recorder` to workers.protocol.evaluate.play_games / evaluate_deck (or play_game): keeps
     each turn's end as encoded rows; a game's rows are kept once the game is over, with its
     outcome (rows of a game that raised are dropped when the next game starts).
 
@@ -102,9 +98,7 @@ class StateRecorder:
 # ------------------------------------------------------------------------------ decks
 def parse_decks(specs, seed: int) -> list[dict]:
     """[{name, cards}] from deck specs: 'miracle', 'pool:K' or deck JSON files."""
-    from .evaluate import load_deck_file, miracle_rogue, validate_deck
-    from .class_pools import pool_ids
-    from .soak import random_pool_deck
+    from ..protocol.evaluate import load_deck_file, miracle_rogue, validate_deck
     decks, pool_index = [], 0
     for spec in specs:
         if spec == "miracle":
@@ -137,7 +131,7 @@ def deck_seed(seed: int, deck_id: int) -> int:
 # ------------------------------------------------------------------------------ tasks
 def run_task(task: dict) -> dict:
     """Play one task's games with a recorder; its rows as arrays (runs on a worker)."""
-    from .evaluate import load_opponents, play_games
+    from ..protocol.evaluate import load_opponents, play_games
     start = time.perf_counter()
     recorder = StateRecorder(task["encoders"], task["deck_id"])
     opponents = load_opponents(task["opponents"]) if task["opponents"] else None
@@ -216,9 +210,13 @@ def _read_part(path: Path) -> dict:
 def collect(decks: list[dict], games: int, out: str | Path, *, seed: int = 0, workers: int = 1,
             encoders=DEFAULT_ENCODERS, player: str = "beam", strategy: str = "nn",
             beam_depth: int = 13, beam_width: int = 4, games_per_task: int = 20,
-            opponents: str | None = None, quiet: bool = False) -> Path:
+            opponents: str | None = None, quiet: bool = False, run_parallel=None) -> Path:
     """Collect the rows of `games` games per deck into the HDF5 file `out` (see the module
-    doc); resumes from `out`.parts/ when the same collection was started before."""
+    doc); resumes from `out`.parts/ when the same collection was started before. With more
+    than one worker, `run_parallel(run_task, tasks, workers)` runs the tasks ({index: task})
+    and yields (index, part) as each finishes (tools.states: on a local Dask cluster)."""
+    if workers > 1 and run_parallel is None:
+        raise ValueError("collecting with more than one worker needs run_parallel")
     out = Path(out)
     encoders = list(encoders)
     for name in encoders:
@@ -229,7 +227,7 @@ def collect(decks: list[dict], games: int, out: str | Path, *, seed: int = 0, wo
                 "opponents": str(opponents) if opponents else None, "encoders": encoders,
                 "encoder_versions": {n: ENCODERS[n].version for n in encoders}}
     if out.exists():
-        with _h5(out, "r") as f:
+        with h5_file(out, "r") as f:
             if json.loads(f.attrs["manifest"]) == manifest:
                 if not quiet:
                     print(f"[collect] {out} is complete ({f.attrs['rows']:,} rows); nothing to do")
@@ -262,37 +260,20 @@ def collect(decks: list[dict], games: int, out: str | Path, *, seed: int = 0, wo
             _write_part(names[i], part)
             progress.update(part)
     elif todo:
-        _collect_dask(tasks, todo, names, workers, progress)
+        for i, part in run_parallel(run_task, {i: tasks[i] for i in todo}, workers):
+            _write_part(names[i], part)
+            progress.update(part)
     seconds = time.perf_counter() - start
     _merge(out, manifest, names, seconds)
     shutil.rmtree(parts)
     if not quiet:
-        with _h5(out, "r") as f:
+        with h5_file(out, "r") as f:
             print(f"[collect] wrote {out}: {f.attrs['rows']:,} rows of {f.attrs['games_played']:,} "
                   f"games ({f.attrs['games_failed']} failed) in {_clock(seconds)}", flush=True)
     return out
 
 
-def _collect_dask(tasks, todo, names, workers: int, progress: Progress) -> None:
-    import dask
-    from distributed import Client, as_completed
-
-    from pipeline.cluster import start_local_cluster, temporary_security
-    dask.config.set({"distributed.scheduler.allowed-failures": 3})
-    # The pipeline's local cluster: loopback only, TLS with credentials made for this run, so
-    # no other user of a shared node can reach the scheduler.
-    security = temporary_security()
-    with start_local_cluster(workers, security) as cluster, Client(cluster, security=security) as client:
-        futures = {client.submit(run_task, tasks[i], pure=False): i for i in todo}
-        for future in as_completed(list(futures)):
-            i = futures[future]
-            part = future.result()
-            _write_part(names[i], part)
-            progress.update(part)
-            future.release()
-
-
-def _h5(path, mode):
+def h5_file(path, mode):
     import h5py
     return h5py.File(path, mode)
 
@@ -300,7 +281,7 @@ def _h5(path, mode):
 def _merge(out: Path, manifest: dict, names, seconds: float) -> None:
     tmp = out.with_name(out.name + ".tmp")
     rows = games_failed = 0
-    with _h5(tmp, "w") as f:
+    with h5_file(tmp, "w") as f:
         f.attrs["format"] = FORMAT
         f.attrs["manifest"] = json.dumps(manifest)
         f.attrs["collect_seconds"] = seconds  # this run's wall time (the part before a resume not included)
@@ -343,7 +324,7 @@ def h5_string():
 def load(path: str | Path, encoder: str | None = None) -> dict[str, np.ndarray]:
     """The columns of a collected file (and `encoder`'s vectors as "x"), checked against the
     encoder's current version."""
-    with _h5(path, "r") as f:
+    with h5_file(path, "r") as f:
         out = {col: f[f"rows/{col}"][:] for col in COLUMNS}
         if encoder is not None:
             if f"x/{encoder}" not in f:
@@ -362,7 +343,7 @@ def bench(games: int = 60, seed: int = 0, repeats: int = 3, encoders=DEFAULT_ENC
     """CPU time per game of the protocol's games (Miracle Rogue, beam players) with and without
     recording, interleaved `repeats` times (best of each), and the CPU time spent inside the
     recorder itself (a steadier figure on a busy machine)."""
-    from .evaluate import miracle_rogue, play_games, warm_up
+    from ..protocol.evaluate import miracle_rogue, play_games, warm_up
     warm_up()
     deck = miracle_rogue()
     clock = time.process_time
@@ -392,67 +373,3 @@ def bench(games: int = 60, seed: int = 0, repeats: int = 3, encoders=DEFAULT_ENC
     return {"games": games, "rows": rows, "plain_s": min(plain), "recorded_s": min(recorded),
             "overhead": min(recorded) / min(plain) - 1, "recorder_s": min(inside),
             "recorder_share": min(inside) / min(plain)}
-
-
-# ------------------------------------------------------------------------------ CLI
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workers.states", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("collect", help="play games and log their states to an HDF5 file")
-    c.add_argument("--decks", nargs="+", default=list(DEFAULT_DECKS),
-                   help="miracle, pool:K or deck JSON files (default: miracle pool:59)")
-    c.add_argument("--games", type=int, default=200, help="games per deck (default 200)")
-    c.add_argument("--out", required=True, help="the HDF5 file to write")
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
-    c.add_argument("--encoders", nargs="+", default=list(DEFAULT_ENCODERS), choices=list(ENCODERS))
-    c.add_argument("--player", default="beam", choices=("beam", "random"))
-    c.add_argument("--strategy", default="nn", help="the evaluated deck's score (default nn)")
-    c.add_argument("--beam-depth", type=int, default=13)
-    c.add_argument("--beam-width", type=int, default=4)
-    c.add_argument("--games-per-task", type=int, default=20)
-    c.add_argument("--opponents", default=None, help="opponents JSON file (default: the paper's six)")
-    b = sub.add_parser("bench", help="what recording costs a game")
-    b.add_argument("--games", type=int, default=60)
-    b.add_argument("--repeats", type=int, default=3)
-    b.add_argument("--seed", type=int, default=0)
-    i = sub.add_parser("info", help="describe a collected file")
-    i.add_argument("file")
-    args = parser.parse_args(argv)
-    if args.command == "collect":
-        for name in ("games", "workers", "games_per_task", "beam_depth", "beam_width"):
-            if getattr(args, name) < 1:
-                parser.error(f"--{name.replace('_', '-')} must be at least 1")
-        from .errors import DeckError
-        from .evaluate import check_strategy, load_opponents
-        try:  # bad input: one line naming it, before any game is played
-            check_strategy(args.strategy, "--strategy")
-            if args.opponents:
-                load_opponents(args.opponents)
-            decks = parse_decks(args.decks, args.seed)
-        except DeckError as exc:  # InputError included
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        collect(decks, args.games, args.out, seed=args.seed, workers=args.workers,
-                encoders=args.encoders, player=args.player, strategy=args.strategy,
-                beam_depth=args.beam_depth, beam_width=args.beam_width,
-                games_per_task=args.games_per_task, opponents=args.opponents)
-    elif args.command == "bench":
-        r = bench(args.games, args.seed, args.repeats)
-        print(f"{r['games']} games, {r['rows']} rows: {r['plain_s'] / r['games'] * 1e3:.1f} ms CPU a game "
-              f"without recording, {r['recorded_s'] / r['games'] * 1e3:.1f} ms with "
-              f"({r['overhead'] * 100:+.1f}%); inside the recorder {r['recorder_s'] / r['rows'] * 1e6:.0f} us "
-              f"a row, {r['recorder_share'] * 100:.2f}% of a game's time")
-    else:
-        with _h5(args.file, "r") as f:
-            m = json.loads(f.attrs["manifest"])
-            print(f"{args.file}: {f.attrs['rows']:,} rows, {f.attrs['games_played']:,} games "
-                  f"({f.attrs['games_failed']} failed), {len(m['decks'])} decks x {m['games']} games, "
-                  f"seed {m['seed']}, player {m['player']}/{m['strategy']}")
-            for name in f["x"]:
-                print(f"  x/{name}: {f['x'][name].shape[1]} values, v{f['x'][name].attrs['version']}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,8 +1,6 @@
-"""Value networks: predict a game's outcome from a logged state (workers.states).
-
-    python -m workers.values train --data results/states/states.h5 [--encoders rich teo60 protocol15]
-        [--targets win discounted] [--sizes 10 100 1000 10000 40000 100000] [--out results/values]
-    python -m workers.values evaluate --model results/values/rich_win.pt --data FILE.h5 [--all-games]
+"""Training value networks: predict a game's outcome from a logged state (workers.learning.states).
+The network itself, saving and loading it, is workers.players.value_model; the command line
+is `python -m tools.values`.
 
 An MLP (256-128-64 ReLU, dropout 0.3, after Swiechowski et al. 2018; AdamW, weight decay
 0.01, inputs centred and scaled by 1 / max(std, 1)) over one encoder's vectors, trained
@@ -13,21 +11,14 @@ a fixed hash of (deck, game index) puts 20% of the games in the held-out test se
 validation set for early stopping; the training set for a learning-curve point of n states is
 the first n states of the training games in a fixed shuffled game order (nested sets).
 
-A saved model (torch.save of tensors and plain values only, loaded with weights_only=True)
-holds its encoder's name and version, the input normalisation and the target; `load_model`
-refuses a model whose encoder is unknown or of another version. `ValueModel(g, player)` scores a
-state from `player`'s view with numpy (fast enough for a beam search's thousands of states).
-
-Training uses the project's routine (pipeline.training): with `--device auto`, the CPU when torch
+Training uses the project's routine (workers.learning.training): with `--device auto`, the CPU when torch
 sees no GPU, else whichever of the two a short measurement finds faster (cached per model size).
 """
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import math
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,22 +27,17 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline import training
+from . import training
+from ..players.encoders import ENCODERS
+from ..players.value_model import HIDDEN, TARGETS, VALUE_SCALE, ValueNet, load_model, predict, save_model
+from ..engine.rng import MASK64, derive
 
-from .encoders import ENCODERS, get_encoder
-from .engine.rng import MASK64, derive
-
-TARGETS = ("win", "discounted")
 DISCOUNT = 0.8
 REWARD = {1: 10.0, -1: -8.0, 0: 3.0}  # won, lost, tie
-VALUE_SCALE = 10.0  # the regression is trained on value / 10
-HIDDEN = (256, 128, 64)
 DROPOUT = 0.3  # after each hidden layer: a game's states are alike, and memorising them is easy
 WEIGHT_DECAY = 1e-2  # AdamW
-STD_FLOOR = 1.0  # inputs are scaled by 1 / max(std, 1): small counts are centred, not blown up
 SIZES = (10, 100, 1000, 10000, 40000, 100000)  # learning-curve points; all training states is added
 TEST_SHARE, VAL_SHARE = 0.2, 0.1
-MODEL_FORMAT = 1
 RESULTS = Path("results/values")
 
 
@@ -93,31 +79,6 @@ def training_order(deck: np.ndarray, game_index: np.ndarray, rows: np.ndarray, s
 
 
 # ------------------------------------------------------------------------------ model
-class ValueNet(nn.Module):
-    """Normalised input -> MLP (ReLU) -> one output (a logit for "win", value / 10 otherwise)."""
-
-    def __init__(self, n_inputs: int, hidden=HIDDEN, dropout: float = 0.0):
-        super().__init__()
-        self.register_buffer("mean", torch.zeros(n_inputs))
-        self.register_buffer("scale", torch.ones(n_inputs))
-        layers, width = [], n_inputs
-        for h in hidden:
-            layers += [nn.Linear(width, h), nn.ReLU()] + ([nn.Dropout(dropout)] if dropout else [])
-            width = h
-        layers.append(nn.Linear(width, 1))
-        self.mlp = nn.Sequential(*layers)
-
-    def set_normalisation(self, x: np.ndarray) -> None:
-        mean = x.mean(axis=0)
-        std = x.std(axis=0)
-        self.mean.copy_(torch.as_tensor(mean, dtype=torch.float32))
-        # A floor on the spread: a rarely non-zero slot (a card seldom in hand) is not blown up.
-        self.scale.copy_(torch.as_tensor(1.0 / np.maximum(std, STD_FLOOR), dtype=torch.float32))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.mlp((x - self.mean) * self.scale).squeeze(-1)
-
-
 @dataclass
 class TrainResult:
     model: ValueNet
@@ -136,7 +97,7 @@ def train(x: np.ndarray, y: np.ndarray, x_val: np.ndarray, y_val: np.ndarray, ta
     """AdamW on minibatches; after each epoch the validation loss decides early stopping, and
     the best epoch's weights are kept. An epoch is at least `min_steps / max_epochs` steps, so
     a tiny training set still gets some hundreds of updates. Trained by the project's routine
-    (pipeline.training): `device="auto"` is the CPU without a GPU, else the faster device by
+    (workers.learning.training): `device="auto"` is the CPU without a GPU, else the faster device by
     measurement; `threads`: torch CPU threads while training (None: as set)."""
     start = time.perf_counter()
     with torch.random.fork_rng(devices=[]):
@@ -198,18 +159,6 @@ def _loss(model, x, y, loss_fn, chunk: int = 65536) -> float:
     return total / max(len(x), 1)
 
 
-@torch.no_grad()
-def predict(model: ValueNet, x: np.ndarray, target: str, chunk: int = 65536) -> np.ndarray:
-    """Win probability ("win") or the discounted value ("discounted") of each row."""
-    model.eval()
-    dev = next(model.parameters()).device
-    out = []
-    for s in range(0, len(x), chunk):
-        out.append(model(torch.as_tensor(x[s:s + chunk], dtype=torch.float32, device=dev)).cpu().numpy())
-    raw = np.concatenate(out) if out else np.zeros(0, np.float32)
-    return 1 / (1 + np.exp(-raw.astype(np.float64))) if target == "win" else raw * VALUE_SCALE
-
-
 # ------------------------------------------------------------------------------ metrics
 def auc(score: np.ndarray, positive: np.ndarray) -> float:
     """Area under the ROC curve (Mann-Whitney, ties counted half)."""
@@ -249,83 +198,6 @@ def auc_by_turn(pred, outcome, turn, edges=(1, 5, 9, 13, 17, 1000)) -> dict:
 
 
 # ------------------------------------------------------------------------------ saving
-def save_model(path: str | Path, model: ValueNet, encoder: str, target: str, extra: dict | None = None) -> None:
-    enc = get_encoder(encoder)
-    linears = [m for m in model.mlp if isinstance(m, nn.Linear)]
-    torch.save({"format": MODEL_FORMAT, "encoder": enc.name, "encoder_version": enc.version,
-                "n_inputs": enc.size, "target": target,
-                "hidden": [m.out_features for m in linears[:-1]],
-                "dropout": float(next((m.p for m in model.mlp if isinstance(m, nn.Dropout)), 0.0)),
-                "state": {k: v.detach().cpu() for k, v in model.state_dict().items()},
-                "info": json.dumps(extra or {})}, path)
-
-
-class ModelError(ValueError):
-    pass
-
-
-def load_model(path: str | Path, encoder: str | None = None) -> "ValueModel":
-    """A saved value network, checked: readable with weights_only, its encoder known here with
-    the same version and size (and equal to `encoder` when given), finite weights."""
-    try:
-        blob = torch.load(path, map_location="cpu", weights_only=True)
-        name, version, n_inputs = blob["encoder"], int(blob["encoder_version"]), int(blob["n_inputs"])
-        target, hidden, state = blob["target"], list(blob["hidden"]), blob["state"]
-        dropout = float(blob.get("dropout", 0.0))
-    except Exception as exc:
-        first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
-        raise ModelError(f"value model {path} is unreadable ({type(exc).__name__}: {first})") from None
-    if blob.get("format") != MODEL_FORMAT:
-        raise ModelError(f"value model {path} has format {blob.get('format')}, expected {MODEL_FORMAT}")
-    if encoder is not None and name != encoder:
-        raise ModelError(f"value model {path} reads encoder {name!r}, not {encoder!r}")
-    if name not in ENCODERS:
-        raise ModelError(f"value model {path} needs encoder {name!r}, which this code does not have")
-    enc = ENCODERS[name]
-    if version != enc.version or n_inputs != enc.size:
-        raise ModelError(f"value model {path} was trained on {name} v{version} ({n_inputs} values); "
-                         f"this code encodes {name} v{enc.version} ({enc.size} values): train it again")
-    if target not in TARGETS:
-        raise ModelError(f"value model {path} has unknown target {target!r}")
-    model = ValueNet(n_inputs, hidden, dropout)
-    try:
-        model.load_state_dict(state)
-    except Exception as exc:
-        raise ModelError(f"value model {path} does not fit its declared shape: {exc}") from None
-    if not all(torch.isfinite(t).all() for t in model.state_dict().values()):
-        raise ModelError(f"value model {path} has NaN or infinite weights")
-    model.eval()
-    return ValueModel(model, enc, target, json.loads(blob.get("info", "{}")))
-
-
-class ValueModel:
-    """A loaded value network as a score (g, player) -> win probability or discounted value,
-    +inf/-inf for a won/lost state (as the protocol's scores), computed with numpy."""
-
-    def __init__(self, net: ValueNet, encoder, target: str, info: dict):
-        self.net, self.encoder, self.target, self.info = net, encoder, target, info
-        state = {k: v.numpy().astype(np.float64) for k, v in net.state_dict().items()}
-        self._mean, self._scale = state["mean"], state["scale"]
-        self._layers = [(m.weight.detach().numpy().astype(np.float64).T, m.bias.detach().numpy().astype(np.float64))
-                        for m in net.mlp if isinstance(m, nn.Linear)]
-
-    def value_of(self, features: np.ndarray) -> float:
-        h = (features - self._mean) * self._scale
-        for i, (w, b) in enumerate(self._layers):
-            h = h @ w + b
-            if i < len(self._layers) - 1:
-                h = np.maximum(h, 0.0)
-        raw = float(h[0])
-        return 1 / (1 + math.exp(-raw)) if self.target == "win" else raw * VALUE_SCALE
-
-    def __call__(self, g, player: int) -> float:
-        if g.players[1 - player].hero.health < 1:
-            return float("inf")
-        if g.players[player].hero.health < 1:
-            return float("-inf")
-        return self.value_of(self.encoder.fn(g, player))
-
-
 # ------------------------------------------------------------------------------ experiment
 def _say(text: str) -> None:
     print(text, flush=True)
@@ -504,45 +376,3 @@ def evaluate_model(model_path: str | Path, data: str | Path, all_games: bool = F
     m["auc_by_turn"] = auc_by_turn(pred, d["outcome"][rows], d["turn"][rows])
     m.update(encoder=vm.encoder.name, target=vm.target)
     return m
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workers.values", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("train", help="learning curves and final models from a collected file")
-    t.add_argument("--data", required=True, help="an HDF5 file of python -m workers.states collect")
-    t.add_argument("--out", default=str(RESULTS))
-    t.add_argument("--encoders", nargs="+", default=None, choices=list(ENCODERS))
-    t.add_argument("--targets", nargs="+", default=list(TARGETS), choices=list(TARGETS))
-    t.add_argument("--sizes", nargs="+", type=int, default=list(SIZES))
-    t.add_argument("--max-epochs", type=int, default=30)
-    t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--device", default="auto",
-                   help="auto (the faster of CPU and GPU, measured; the CPU without a GPU), cpu, cuda, ...")
-    t.add_argument("--threads", type=int, default=None, help="torch CPU threads")
-    e = sub.add_parser("evaluate", help="a saved model's metrics on a collected file")
-    e.add_argument("--model", required=True)
-    e.add_argument("--data", required=True)
-    e.add_argument("--all-games", action="store_true", help="every row, not just the held-out games")
-    args = parser.parse_args(argv)
-    for path in [args.data] + ([args.model] if args.command == "evaluate" else []):
-        if not Path(path).is_file():
-            parser.error(f"{path} is not a file")
-    try:
-        if args.command == "train":
-            if args.threads:
-                torch.set_num_threads(args.threads)
-            if min(args.sizes) < 1 or args.max_epochs < 1:
-                parser.error("--sizes and --max-epochs must be at least 1")
-            run_training(args.data, args.out, args.encoders, args.targets, args.sizes, args.seed,
-                         args.device, args.max_epochs)
-        else:
-            print(json.dumps(evaluate_model(args.model, args.data, args.all_games), indent=1))
-    except (ValueError, OSError) as exc:  # ModelError, a file of another encoder version, ...
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

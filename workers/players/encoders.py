@@ -7,7 +7,7 @@ with its version number. Encoders only read the state: they draw nothing from it
 stream and change no field.
 
 - "protocol15" (v1): the 15 raw features of the protocol's neural-net score
-  (`workers.scores.state_features`), in `player_strategy_nn.json` order.
+  (`workers.players.scores.state_features`), in `player_strategy_nn.json` order.
 - "teo60" (v1): 60 values after Teo, Wang and Zhu (2016): each side's minions as
   (health, attack, ready) triples in a canonical order, then nine facts per player.
 - "rich" (v1): per player the facts of Table I of Swiechowski et al. (2018), each board as the
@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from .engine.state import GameState
+from .. import DATA
+from ..engine.state import GameState
 from .scores import state_features
 
-DATA = Path(__file__).parent / "data"
 MAX_BOARD = 7
 HERO_CLASSES = ("WARRIOR", "SHAMAN", "ROGUE", "PALADIN", "HUNTER", "DRUID", "WARLOCK", "MAGE",
                 "PRIEST")  # one-hot order of the "rich" encoder (workers.engine.game.HEROES order)
@@ -99,7 +98,7 @@ PROTOCOL15_NAMES = (
 
 
 @register("protocol15", 1, PROTOCOL15_NAMES,
-          "workers.scores.state_features: the protocol's neural-net score inputs (a hero's "
+          "workers.players.scores.state_features: the protocol's neural-net score inputs (a hero's "
           "weapon counts on its owner's turn only, as SabberStone reports it).")
 def protocol15(g: GameState, player: int) -> np.ndarray:
     return np.array(state_features(g, player), dtype=np.float32)
@@ -229,7 +228,7 @@ def rich(g: GameState, player: int) -> np.ndarray:
     return out
 
 
-if __name__ == "__main__":  # python -m workers.encoders [NAME ...]: print the slots
+if __name__ == "__main__":  # python -m workers.players.encoders [NAME ...]: print the slots
     import sys
     for name in sys.argv[1:] or list(ENCODERS):
         print(describe(name))

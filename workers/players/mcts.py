@@ -11,7 +11,7 @@ exploration term uses how often it was *available*, not the parent's visits), ea
 maximising its own reward; one new node is added per iteration; the leaf is valued by
 
 - ``playout``: uniformly random moves to the game's end (1 win, 0 loss, 0.5 draw),
-- ``value``: a value network (workers.values) on the leaf state,
+- ``value``: a value network (workers.learning.values) on the leaf state,
 - ``cutoff``: ``cutoff`` random moves, then the network (or the result if the game ended);
 
 the network values a state at a turn's end, as it was trained: a leaf in the middle of a
@@ -46,10 +46,10 @@ from __future__ import annotations
 import math
 import time
 
-from .engine.actions import END, Action
-from .engine.rng import GOLDEN, MASK64, derive, mix
-from .engine.state import GameState
-from .players import _act
+from ..engine.actions import END, Action
+from ..engine.rng import GOLDEN, MASK64, derive, mix
+from ..engine.state import GameState
+from .play import _act
 
 LEAVES = ("playout", "value", "cutoff")
 POSITIONS = ("right", "all")
@@ -70,7 +70,7 @@ class Node:
 
 
 class LeafValue:
-    """A value network (workers.values.ValueModel) as a leaf reward in [0, 1] for `me`.
+    """A value network (workers.players.value_model.ValueModel) as a leaf reward in [0, 1] for `me`.
 
     The network was trained on turn-end states from the view of the player who just ended its
     turn (the other player to move, after its draw), so a leaf is valued at a turn's end: a
@@ -120,7 +120,7 @@ class MCTSPlayer:
         self.value = LeafValue(value) if value is not None and leaf != "playout" else None
         self.stream = derive(seed, 0x4D435453)
         self.observer = None  # called with the game after every real action (soak checks)
-        self.tally = None  # the evaluated player's statistics (workers.tally), when counted
+        self.tally = None  # the evaluated player's statistics (workers.players.tally), when counted
         self.searches = 0  # decisions that needed a search (more than one legal action)
         self.iterations_run = 0
         self._root: Node | None = None

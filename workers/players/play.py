@@ -5,9 +5,9 @@ from typing import Callable
 
 from mypy_extensions import mypyc_attr
 
-from .engine.actions import END_TURN, Action
-from .engine.rng import GOLDEN, MASK64, derive, mix
-from .engine.state import GameState
+from ..engine.actions import END_TURN, Action
+from ..engine.rng import GOLDEN, MASK64, derive, mix
+from ..engine.state import GameState
 from .tally import Tally
 
 Observer = Callable[[GameState], None]
@@ -40,7 +40,7 @@ class RandomPlayer:
             tally.turn_ended(g)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # workers.value_player.ValueBeamPlayer
+@mypyc_attr(allow_interpreted_subclasses=True)  # workers.players.value_beam.ValueBeamPlayer
 class BeamSearchPlayer:
     """Plans the rest of its turn by beam search over copies of the state, as SabberStone's
     `OptionNode` does for the protocol.
@@ -156,7 +156,7 @@ def _by_score_descending(child) -> float:
 
 def play_game(g: GameState, players, recorder=None) -> GameState:
     """Let the two players alternate turns until the game is over. `recorder` (optional, e.g.
-    workers.states.StateRecorder) is told `turn_ended(g, player)` after each turn, the last one
+    workers.learning.states.StateRecorder) is told `turn_ended(g, player)` after each turn, the last one
     with the game over; it must only read the state."""
     while not g.done:
         me = g.current

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from operator import mul
 from pathlib import Path
 
-from .engine.state import GameState
+from .. import DATA
+from ..inputs import InputError, finite_numbers, load_json
+from ..engine.state import GameState
 
 INF = float("inf")
 MEMO_SIZE = 1 << 16  # scored feature vectors kept per network (about 10 MB at most)
-DATA = Path(__file__).parent / "data"
 
 
 def _terminal(g: GameState, me: int) -> float | None:
@@ -172,3 +174,31 @@ def score_function(name):
     if path.suffix == ".json" and path.exists():
         return NeuralNetScore.from_file(path)
     raise ValueError(f"unknown strategy {name!r}: expected aggro, control, nn or a weights .json file")
+
+
+@lru_cache(maxsize=16)
+def cached_score(strategy: str):
+    """score_function(strategy), made once per process (a network's memo is kept with it)."""
+    return score_function(strategy)
+
+
+def check_strategy(strategy, what: str = "strategy") -> None:
+    """A score function name (aggro, control, nn) or a weights .json file whose weights are
+    finite and fit the network; InputError naming `what` otherwise."""
+    if strategy in ("aggro", "control", "nn"):
+        return
+    if not isinstance(strategy, str) or not strategy.endswith(".json"):
+        raise InputError(f"{what} {strategy!r} is not aggro, control, nn or a weights .json file")
+    spec = load_json(strategy, "weights file")
+    if not isinstance(spec, dict) or "weights" not in spec:
+        raise InputError(f"weights file {strategy} needs a \"weights\" list")
+    weights = finite_numbers(spec["weights"], f"weights file {strategy}: weights")
+    sizes = spec.get("layer_sizes", [15, 5, 4, 1])
+    if sizes != [15, 5, 4, 1]:
+        raise InputError(f"weights file {strategy}: layer_sizes must be [15, 5, 4, 1] (15 state "
+                         f"features in, one score out), got {sizes!r}")
+    try:
+        score_function(strategy)
+        NeuralNetScore(weights, tuple(sizes))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise InputError(f"weights file {strategy}: {exc}") from None

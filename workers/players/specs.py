@@ -5,8 +5,8 @@
     beam | beam_nn | beam_aggro | beam_control | beam:WEIGHTS.json
                                 the protocol's beam search with that score ("beam": the
                                 score the caller names, the config's strategy.evaluated)
-    value_beam:MODEL            the same beam search scored by a value network (workers.values)
-    mcts:200 | mcts:0.5s        ISMCTS (workers.mcts) with 200 iterations / 0.5 s per action
+    value_beam:MODEL            the same beam search scored by a value network (workers.players.value_model)
+    mcts:200 | mcts:0.5s        ISMCTS (workers.players.mcts) with 200 iterations / 0.5 s per action
 
 Settings follow as key=value after a comma, e.g.
 `mcts:400,c=0.5,leaf=cutoff,cutoff=6,model=results/values/rich_win.pt` or
@@ -51,7 +51,7 @@ def parse_player(spec: str) -> tuple[str, dict]:
     """(kind, settings) of a player spec, every value converted and range-checked."""
     if not isinstance(spec, str) or not spec.strip():
         raise PlayerSpecError(f"player spec {spec!r} is empty: expected one of {', '.join(KINDS)} "
-                              "(see workers/player_specs.py)")
+                              "(see workers/players/specs.py)")
     head, _, rest = spec.strip().partition(":")
     items = [part.strip() for part in rest.split(",")] if rest else []
     kind, opts = head, {}
@@ -145,12 +145,12 @@ def _convert(kind: str, key: str, value: str, spec: str):
 
 @lru_cache(maxsize=8)
 def load_value_model(path: str, encoder: str | None = None):
-    """A value network (workers.values.ValueModel), loaded once per process; a missing file or
+    """A value network (workers.players.value_model.ValueModel), loaded once per process; a missing file or
     a model of another encoder (or encoder version) is one PlayerSpecError."""
-    from .values import ModelError, load_model
+    from .value_model import ModelError, load_model
     if not Path(path).is_file():
         raise PlayerSpecError(f"value model {path} does not exist (train one with "
-                              "python -m workers.values train --data FILE.h5)")
+                              "python -m tools.values train --data FILE.h5)")
     try:
         return load_model(path, encoder)
     except ModelError as exc:
@@ -163,7 +163,7 @@ def check_player(spec: str) -> tuple[str, dict]:
     if "model" in opts:
         load_value_model(opts["model"], opts.get("encoder"))
     if kind == "beam" and str(opts.get("score", "")).endswith(".json"):
-        from .evaluate import check_strategy
+        from .scores import check_strategy
         check_strategy(opts["score"], f"player spec {spec!r}: score")
     return kind, opts
 
@@ -172,17 +172,17 @@ def build_player(spec: str, seed: int, *, strategy: str = "nn", depth: int = 13,
                  hide_deck_order: bool = False):
     """The player a spec names. `strategy`: the score of a plain "beam"; `depth`, `width`,
     `hide_deck_order`: the beam settings a spec does not set itself."""
-    from .players import BeamSearchPlayer, RandomPlayer
+    from .play import BeamSearchPlayer, RandomPlayer
     kind, opts = parse_player(spec)
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "beam":
-        from .evaluate import _score
-        return BeamSearchPlayer(_score(opts.get("score", strategy)), seed, opts.get("depth", depth),
+        from .scores import cached_score
+        return BeamSearchPlayer(cached_score(opts.get("score", strategy)), seed, opts.get("depth", depth),
                                 opts.get("width", width), hide_deck_order=opts.get("hide", hide_deck_order))
     model = load_value_model(opts["model"], opts.get("encoder")) if "model" in opts else None
     if kind == "value_beam":
-        from .value_player import ValueBeamPlayer
+        from .value_beam import ValueBeamPlayer
         return ValueBeamPlayer(model, seed, opts.get("depth", depth), opts.get("width", width),
                                hide_deck_order=opts.get("hide", hide_deck_order),
                                max_states=opts.get("max_states"))
@@ -191,3 +191,19 @@ def build_player(spec: str, seed: int, *, strategy: str = "nn", depth: int = 13,
                       c=opts.get("c", 0.7), leaf=opts["leaf"], value=model,
                       cutoff=opts.get("cutoff", 8), positions=opts.get("positions", "right"),
                       reuse=opts.get("reuse", True), horizon=opts.get("horizon"))
+
+
+def make_player(kind: str, strategy: str, seed: int, depth: int, width: int, *,
+                hide_deck_order: bool = False):
+    """The protocol's players without parsing a spec: "random", or "beam" scored by `strategy`;
+    any other `kind` is a player spec (value_beam:MODEL, mcts:200, ...), built by build_player.
+    `hide_deck_order`: the beam player plans on copies with reshuffled decks, so it cannot know
+    the next card drawn (the random player ignores it)."""
+    from .play import BeamSearchPlayer, RandomPlayer
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "beam":
+        from .scores import cached_score
+        return BeamSearchPlayer(cached_score(strategy), seed, depth, width, hide_deck_order=hide_deck_order)
+    return build_player(kind, seed, strategy=strategy, depth=depth, width=width,
+                        hide_deck_order=hide_deck_order)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .engine.actions import ATTACK, END_TURN, OPTION_OF_KIND, PLAY
-from .engine.entities import Minion
-from .engine.state import GameState
+from ..engine.actions import ATTACK, END_TURN, OPTION_OF_KIND, PLAY
+from ..engine.entities import Minion
+from ..engine.state import GameState
 
 
 class Tally:

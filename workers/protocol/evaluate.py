@@ -13,19 +13,20 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from .engine.carddb import load_cards
-from .engine.cardspec import CardDef, build_library
-from .engine.game import new_game
-from .engine.rng import derive
-from .engine.game import HEROES
-from .errors import DeckError
-from .inputs import InputError, finite_numbers, load_json
-from .players import BeamSearchPlayer, RandomPlayer, play_game
+from .. import DATA
+from ..engine.carddb import load_cards
+from ..engine.cardspec import CardDef, build_library
+from ..engine.game import new_game
+from ..engine.rng import derive
+from ..engine.game import HEROES
+from ..errors import DeckError
+from ..inputs import InputError, load_json
+from ..players.play import play_game
 from .results import EvaluationResult, GameRecord, deck_statistics, summarize
-from .scores import NeuralNetScore, score_function
-from .tally import Tally
+from ..players.scores import cached_score, check_strategy
+from ..players.specs import check_player, make_player
+from ..players.tally import Tally
 
-DATA = Path(__file__).parent / "data"
 DECK_SIZE = 30
 PLAYER_KINDS = ("beam", "random")
 
@@ -85,28 +86,6 @@ def card_ids(cards, where: str) -> tuple[str, ...]:
     return tuple(ids)
 
 
-def check_strategy(strategy, what: str = "strategy") -> None:
-    """A score function name (aggro, control, nn) or a weights .json file whose weights are
-    finite and fit the network; InputError naming `what` otherwise."""
-    if strategy in ("aggro", "control", "nn"):
-        return
-    if not isinstance(strategy, str) or not strategy.endswith(".json"):
-        raise InputError(f"{what} {strategy!r} is not aggro, control, nn or a weights .json file")
-    spec = load_json(strategy, "weights file")
-    if not isinstance(spec, dict) or "weights" not in spec:
-        raise InputError(f"weights file {strategy} needs a \"weights\" list")
-    weights = finite_numbers(spec["weights"], f"weights file {strategy}: weights")
-    sizes = spec.get("layer_sizes", [15, 5, 4, 1])
-    if sizes != [15, 5, 4, 1]:
-        raise InputError(f"weights file {strategy}: layer_sizes must be [15, 5, 4, 1] (15 state "
-                         f"features in, one score out), got {sizes!r}")
-    try:
-        score_function(strategy)
-        NeuralNetScore(weights, tuple(sizes))
-    except (ValueError, TypeError, KeyError) as exc:
-        raise InputError(f"weights file {strategy}: {exc}") from None
-
-
 def load_deck_file(path: str | Path) -> list[str]:
     """A deck JSON file in the reference format ({"cards": [{"id": ...}, ...]}) or a list."""
     spec = load_json(path, "deck file")
@@ -150,25 +129,6 @@ def validate_deck(deck: Sequence[str], stat_overrides: dict | None = None, *,
             raise DeckError(f"{label}: {card.name} ({card_id}) is not implemented by the built-in engine")
 
 
-def make_player(kind: str, strategy: str, seed: int, depth: int, width: int, *,
-                hide_deck_order: bool = False):
-    """`hide_deck_order`: the beam player plans on copies with reshuffled decks, so it cannot
-    know the next card drawn (the random player ignores it). Any other `kind` is a player spec
-    of workers.player_specs (value_beam:MODEL, mcts:200, ...); a bad one is a ValueError."""
-    if kind == "random":
-        return RandomPlayer(seed)
-    if kind == "beam":
-        return BeamSearchPlayer(_score(strategy), seed, depth, width, hide_deck_order=hide_deck_order)
-    from .player_specs import build_player
-    return build_player(kind, seed, strategy=strategy, depth=depth, width=width,
-                        hide_deck_order=hide_deck_order)
-
-
-@lru_cache(maxsize=16)
-def _score(strategy: str):
-    return score_function(strategy)
-
-
 def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *,
                   player: str = "beam", strategy: str = "nn", stat_overrides: dict | None = None,
                   beam_depth: int = 13, beam_width: int = 4, hero_class: str = "ROGUE",
@@ -198,11 +158,10 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
     """Play the protocol's games with these indices; a game that raises inside the engine is
     recorded with its seed and message, never retried with another seed. `hide_deck_order`:
     both beam players plan without knowing their decks' order (see BeamSearchPlayer).
-    `recorder` (default none): logs the states at each turn's end (workers.states); it is told
+    `recorder` (default none): logs the states at each turn's end (workers.learning.states); it is told
     `start_game(game_index, opponent_index)` before each game."""
     validate_deck(deck, stat_overrides, hero_class=hero_class)
     if player not in PLAYER_KINDS:  # a bad spec or model fails here, not as each game's error
-        from .player_specs import check_player
         check_player(player)
     opponents = opponents if opponents is not None else default_opponents()
     records = []
@@ -265,4 +224,4 @@ def warm_up(stat_overrides: dict | None = None) -> None:
     """Load everything a worker needs (card data, library, opponents, scores) once."""
     card_library(stat_overrides)
     default_opponents()
-    _score("nn")
+    cached_score("nn")

@@ -72,7 +72,7 @@ def check(path: str | None = None, games: int = CHECK_GAMES, timeout: float = 60
 
 def _in_process(path: str, games: int) -> str:
     """Runs inside the child: load, count cards, play and copy games; the 'ok ...' line."""
-    from .. import evaluate
+    from ..protocol import evaluate
     from .protocol import parse_summary
     from .runtime import load_bridge
     bridge = load_bridge(path)

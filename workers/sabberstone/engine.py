@@ -1,5 +1,5 @@
 """The worker-side `sabberstone` engine: the same functions and result type as the built-in
-engine's `workers.evaluate`, with the games played inside .NET by the bridge, one batch per call,
+engine's `workers.protocol.evaluate`, with the games played inside .NET by the bridge, one batch per call,
 as the paper's reference evaluator plays them (SabberStone's planner and scores, its statistics).
 
 Decks, opponents and card statistics are data (the same December-2019 card set SabberStone
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .. import evaluate as builtin
+from ..protocol import evaluate as builtin
 from ..engine.rng import derive
-from ..results import EvaluationResult, GameRecord, summarize
+from ..protocol.results import EvaluationResult, GameRecord, summarize
 from .protocol import BridgeGame, build_request, parse_summary, search_seed
 from .runtime import load_bridge
 

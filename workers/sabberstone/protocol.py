@@ -7,11 +7,12 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Sequence
 
+from .. import DATA
 from ..engine.rng import derive
-from ..results import GameRecord
+from ..protocol.results import GameRecord
 
 HEADER = "dsame-bridge 2"
-NN_WEIGHTS = Path(__file__).resolve().parent.parent / "data" / "player_strategy_nn.json"
+NN_WEIGHTS = DATA / "player_strategy_nn.json"
 SEARCH_STREAM = 0x5EA4C4  # the planner's seed is derived from the game's on its own stream
 
 

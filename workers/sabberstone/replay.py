@@ -85,7 +85,7 @@ def load_records(path: Path) -> dict:
 
 def opponents_of(run: dict, path: Path):
     """The built-in opponent decks under the run's names, checked to be the same players."""
-    from ..evaluate import default_opponents
+    from ..protocol.evaluate import default_opponents
     ours = {o.name: o for o in default_opponents()}
     chosen = []
     for o in run["opponents"]:

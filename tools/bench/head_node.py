@@ -1,4 +1,4 @@
-"""Head-node benchmarks: `python -m pipeline.bench [--quick] [--surrogate-only]`.
+"""Head-node benchmarks: `python -m tools.bench.head_node [--quick] [--surrogate-only]` (after the engine's in `make bench`).
 
 inner_loop_1m_predictions_s: one outer iteration's inner loop (100,000 steps of 10 decks =
 1,000,000 surrogate predictions, with mutation and archive insertion), after JIT warm-up.
@@ -21,10 +21,10 @@ import numpy as np
 
 
 def time_inner_loop(iterations: int = 100_000, batch_size: int = 10, seed: int = 0) -> dict:
-    from .archives import GridSpec, SurrogateGrid
-    from .deck_space import DeckSpace
-    from .inner_loop import run_inner_loop
-    from .surrogate import Surrogate
+    from pipeline.search.archives import GridSpec, SurrogateGrid
+    from pipeline.deck_space import DeckSpace
+    from pipeline.search.inner_loop import run_inner_loop
+    from pipeline.search.surrogate import Surrogate
 
     space = DeckSpace.from_pool_file()
     rng = np.random.default_rng(seed)
@@ -45,7 +45,7 @@ def time_inner_loop(iterations: int = 100_000, batch_size: int = 10, seed: int =
 
 def synthetic_training_data(n: int, targets: int = 3, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """n random decks and targets that depend on them, with the measures in the grid's ranges."""
-    from .deck_space import DeckSpace
+    from pipeline.deck_space import DeckSpace
 
     space = DeckSpace.from_pool_file()
     rng = np.random.default_rng(seed)
@@ -63,7 +63,7 @@ def time_surrogate_training(device: str, n: int = 10_000, epochs: int = 20, targ
     on a fresh model, after an untimed warm-up fit (CUDA context, kernels, allocator)."""
     import statistics
 
-    from .surrogate import Surrogate
+    from pipeline.search.surrogate import Surrogate
 
     x, y = synthetic_training_data(n, targets, seed)
     Surrogate("mlp", x.shape[1], targets, device=device, seed=seed).fit(
@@ -90,9 +90,9 @@ def measure_worker_share(n_decks: int, games: int, games_per_task: int, player: 
                          n_workers: int | None = None) -> dict:
     from distributed import Client, LocalCluster
 
-    from .cluster import default_workers
-    from .deck_space import DeckSpace
-    from .evaluation import EvaluationClient
+    from pipeline.cluster.clusters import default_workers
+    from pipeline.deck_space import DeckSpace
+    from pipeline.cluster.evaluation import EvaluationClient
 
     space = DeckSpace.from_pool_file()
     n_workers = n_workers or default_workers()
@@ -109,7 +109,7 @@ def measure_worker_share(n_decks: int, games: int, games_per_task: int, player: 
 
 
 def report_surrogate_training(repeats: int) -> None:
-    from .surrogate import TRAIN_THREADS
+    from pipeline.search.surrogate import TRAIN_THREADS
 
     setting = "10,000 decks x 20 epochs, batch 64, Adam lr 0.01, 3 targets"
     cpu_s = time_surrogate_training("cpu", repeats=repeats)

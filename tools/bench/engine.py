@@ -1,4 +1,4 @@
-"""Engine benchmarks (`make bench`): one `name: value` line per figure, with its target/anchor.
+"""Engine benchmarks (the first half of `make bench`): one `name: value` line per figure, with its target/anchor.
 
 Anchors (one core, same decks): SabberStone with its own planner evaluates Miracle Rogue by the
 full protocol in 117 s (585 ms per game; 212-262 s measured earlier on slower machines), plays
@@ -23,17 +23,16 @@ import sys
 import time
 from pathlib import Path
 
-from .engine.game import new_game
-from .engine.native import compiled
-from .engine.rng import derive
-from .evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue, play_games,
+from workers.engine.game import new_game
+from workers.engine.native import compiled
+from workers.engine.rng import derive
+from workers.protocol.evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue, play_games,
                        warm_up)
-from .inputs import ArgumentParser, int_in
-from .players import RandomPlayer
-from .class_pools import pool_ids
-from .soak import random_pool_deck
+from workers.inputs import ArgumentParser, int_in
+from workers.players.play import RandomPlayer
+from workers.engine.class_pools import pool_ids, random_pool_deck
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def line(name: str, value: float, note: str = "") -> None:
@@ -105,7 +104,7 @@ def write_protocol_profile(games: int, path: Path) -> None:
 def fresh_worker_figures() -> tuple[float, float]:
     """Seconds until the engine is ready in a fresh process, and that process's peak memory
     after playing a few full-protocol games."""
-    code = ("import resource, sys, time; from workers.evaluate import warm_up, play_games, miracle_rogue;"
+    code = ("import resource, sys, time; from workers.protocol.evaluate import warm_up, play_games, miracle_rogue;"
             "warm_up(); print('ready', flush=True);"
             "play_games(miracle_rogue(), range(6), 3);"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
@@ -161,11 +160,7 @@ def main(argv=None) -> int:
     line("random_pool_games_per_s", median_of(args.repeats, lambda: random_pool_games_per_s(300)),
          "random decks from the 180-card pool, both sides")
     line("beam_game_s", protocol_s / args.protocol_games, "SabberStone 0.585")
-    try:
-        from pipeline import bench as pipeline_bench
-    except ImportError:
-        return 0
-    return pipeline_bench.main([]) or 0  # its own options are not ours
+    return 0
 
 
 if __name__ == "__main__":
