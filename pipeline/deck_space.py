@@ -13,8 +13,15 @@ from typing import Sequence
 import numpy as np
 
 from workers import DATA
+from workers.engine.class_pools import (
+    DECK_SIZE,
+    HERO_CLASSES,
+    class_pool,
+    copy_limit,
+    hero_dbf_id,
+)
+
 from .card_data import card_facts
-from workers.engine.class_pools import HERO_CLASSES, class_pool, hero_dbf_id
 from .errors import ConfigError, DeckError
 
 BUILTIN_POOL = DATA / "rogue_pool.json"
@@ -39,7 +46,7 @@ class Card:
 
 
 class DeckSpace:
-    def __init__(self, cards: Sequence[Card], deck_size: int = 30,
+    def __init__(self, cards: Sequence[Card], deck_size: int = DECK_SIZE,
                  stat_overrides: dict[str, dict] | None = None, hero_class: str = "ROGUE"):
         self.cards = list(cards)
         self.hero_class = hero_class
@@ -59,7 +66,7 @@ class DeckSpace:
 
     @classmethod
     def from_pool_file(cls, path: str | Path | None = None, use_stat_overrides: bool = False,
-                       deck_size: int = 30, hero_class: str = "ROGUE") -> "DeckSpace":
+                       deck_size: int = DECK_SIZE, hero_class: str = "ROGUE") -> "DeckSpace":
         """The pool file at `path`; without one, the class's built-in pool (the paper's file
         for ROGUE, the same rule applied to the card data for the others)."""
         check_class(hero_class)
@@ -79,7 +86,7 @@ class DeckSpace:
             if overrides and c["id"] in overrides and "cost" in overrides[c["id"]]:
                 cost = int(overrides[c["id"]]["cost"])
             cards.append(Card(index=c["index"], id=c["id"], name=c["name"], type=c["type"],
-                              rarity=c["rarity"], limit=1 if c["rarity"] == "legendary" else 2,
+                              rarity=c["rarity"], limit=copy_limit(c["rarity"]),
                               cost=cost, dbf_id=facts[c["id"]]["dbf_id"]))
         return cls(cards, deck_size=deck_size, stat_overrides=overrides, hero_class=hero_class)
 
@@ -100,18 +107,18 @@ class DeckSpace:
         return [self.ids[i] for i in np.repeat(np.arange(self.size), np.asarray(deck, dtype=np.int64))]
 
     def validate(self, deck: np.ndarray) -> None:
+        """A count vector of this pool that holds a deck the protocol can play (its rules are
+        workers.protocol.evaluate.deck_problem's)."""
+        from workers.protocol.evaluate import deck_problem
         deck = np.asarray(deck)
         if deck.shape != (self.size,):
             raise DeckError(f"a deck vector must have {self.size} counts, got shape {deck.shape}")
         if (deck < 0).any():
             raise DeckError(f"negative count for {self.names[int(np.argmax(deck < 0))]}")
-        over = np.flatnonzero(deck > self.limits)
-        if over.size:
-            i = int(over[0])
-            raise DeckError(f"{int(deck[i])} copies of {self.names[i]} ({self.ids[i]}); "
-                            f"at most {int(self.limits[i])} allowed")
-        if int(deck.sum()) != self.deck_size:
-            raise DeckError(f"a deck must have {self.deck_size} cards, this one has {int(deck.sum())}")
+        copies = {self.ids[i]: int(deck[i]) for i in np.flatnonzero(deck)}
+        problem = deck_problem(copies, self.stat_overrides, hero_class=self.hero_class, deck_size=self.deck_size)
+        if problem:
+            raise DeckError(problem)
 
     # --- variation ------------------------------------------------------------------------
     def random_decks(self, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -159,7 +166,9 @@ class DeckSpace:
 
     # --- what the engine and users see ----------------------------------------------------
     def deck_statistics(self, deck: np.ndarray) -> dict[str, float]:
-        from workers.protocol.results import deck_statistics  # the engine's definition of the stats
+        from workers.protocol.results import (
+            deck_statistics,  # the engine's definition of the stats
+        )
         deck = np.asarray(deck, dtype=np.int64)
         idx = np.repeat(np.arange(self.size), deck)
         return deck_statistics([int(self.costs[i]) for i in idx], [self.cards[i].type for i in idx])
@@ -237,8 +246,8 @@ def _json_cards(path: Path, text: str) -> list[str]:
         raise DeckError(f"deck file {path} is nested too deeply to be a deck") from None
     except ValueError as exc:
         raise DeckError(f"deck file {path} is not valid JSON: {exc}") from None
-    from workers.protocol.evaluate import card_ids
     from workers.inputs import InputError
+    from workers.protocol.evaluate import card_ids
     try:
         return list(card_ids(data.get("cards") if isinstance(data, dict) else data, f"deck file {path}"))
     except InputError as exc:

@@ -11,8 +11,8 @@ import hydra
 from omegaconf import DictConfig, OmegaConf
 
 from .cluster.clusters import Stopped, stop_on_signals, stops_deferred
-from .state.config import check_inputs, validate
 from .errors import ConfigError, PipelineError
+from .state.config import check_inputs, validate
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 
@@ -140,6 +140,7 @@ class _cluster_and_client:
 
     def __enter__(self):
         import contextlib
+
         from .cluster.clusters import open_cluster
         from .cluster.evaluation import EvaluationClient
         self._ctx = open_cluster(self.cfg.cluster) if self.client is None else contextlib.nullcontext(self.client)

@@ -4,9 +4,15 @@ one layer. Imports inside functions count too: a late import is still a dependen
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+from workers.moved import MOVED
 
 ROOT = Path(__file__).resolve().parents[1]
 # Bottom to top; a module may import the modules of its own layer and of the layers below.
@@ -118,3 +124,18 @@ def test_the_checker_sees_an_import_that_points_up(tmp_path):
     found = imports_of("workers.engine.state", modules["workers.engine.state"], modules)
     assert found == {"workers.protocol", "workers.protocol.evaluate"}
     assert layer_of("workers.protocol.evaluate") > layer_of("workers.engine.state")
+
+
+def test_an_old_module_path_names_its_new_one():
+    done = subprocess.run([sys.executable, "-m", "workers.tournament", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "workers.tournament has moved to tools.tournament" in done.stderr
+    with pytest.raises(ModuleNotFoundError, match="pipeline.config has moved to pipeline.state.config"):
+        importlib.import_module("pipeline.config")
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_each_moved_path_names_a_module_that_exists(old):
+    new = MOVED[old].split()[0]
+    assert importlib.util.find_spec(new) is not None, f"{old} names {new}, which does not exist"
+    assert old not in module_files(), f"{old} exists again; remove it from workers/moved.py"

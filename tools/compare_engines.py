@@ -103,8 +103,8 @@ def read_deck(path: str) -> list[str]:
 
 
 def run(args) -> str:
-    from workers.protocol import evaluate
     from workers.errors import DeckError
+    from workers.protocol import evaluate
     deck = read_deck(args.deck) if args.deck else evaluate.miracle_rogue()
     opponents = evaluate.load_opponents(args.opponents) if args.opponents else evaluate.default_opponents()
     evaluate.validate_deck(deck, label=f"deck {args.deck or 'Miracle Rogue'}")

@@ -30,9 +30,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Sequence
 
-from .compare_engines import mean_se
 from workers import DATA
 from workers.inputs import ArgumentParser, int_in
+
+from .compare_engines import mean_se
 
 REFERENCE = DATA / "sabberstone"
 

@@ -41,7 +41,14 @@ from typing import Callable
 import numpy as np
 
 from pipeline.state import checkpoint as ckpt
-from pipeline.state.config import CHOICES, OPTIONAL_RANGES, RANGES, STRATEGY_RANGES, RootCfg, StrategySearchCfg
+from pipeline.state.config import (
+    CHOICES,
+    OPTIONAL_RANGES,
+    RANGES,
+    STRATEGY_RANGES,
+    RootCfg,
+    StrategySearchCfg,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "workers" / "data"

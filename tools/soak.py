@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from workers.engine.class_pools import HERO_CLASSES, pool_ids, random_pool_deck
 from workers.engine.game import new_game
 from workers.engine.rng import derive
+from workers.inputs import ArgumentParser, int_in
+from workers.players.play import play_game
 from workers.players.specs import make_player
 from workers.protocol.evaluate import card_library, default_opponents, miracle_rogue
-from workers.inputs import ArgumentParser, int_in
+
 from .invariants import check_invariants
-from workers.players.play import play_game
 
 
 @dataclass

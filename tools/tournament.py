@@ -47,8 +47,13 @@ PRIOR_VAR = 10.0  # of the log-strengths (sd ~ 550 Elo): only an all-won or all-
 def parse_decks(specs) -> list[dict]:
     """[{name, hero_class, cards}] from 'opponents' (the protocol's six), 'miracle' or deck
     files (a "hero_class" key in the file, else ROGUE)."""
-    from workers.protocol.evaluate import default_opponents, load_deck_file, miracle_rogue, validate_deck
     from workers.inputs import load_json
+    from workers.protocol.evaluate import (
+        default_opponents,
+        load_deck_file,
+        miracle_rogue,
+        validate_deck,
+    )
     decks = []
     for spec in specs:
         if spec == "opponents":
@@ -80,8 +85,8 @@ def matchups(decks: list, cross: bool) -> list[tuple[int, int]]:
 def play_one(task: dict) -> dict:
     """One game: task holds the two seats' player specs and decks, the game seed and ids."""
     from workers.engine.game import new_game
-    from workers.protocol.evaluate import card_library
     from workers.players.specs import build_player
+    from workers.protocol.evaluate import card_library
     seats = task["seats"]
     g = new_game(card_library(), [s["cards"] for s in seats], [s["hero_class"] for s in seats],
                  task["seed"])

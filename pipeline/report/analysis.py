@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..state import checkpoint as ckpt
 from ..errors import CheckpointError, PipelineError
 from ..search.surrogate import Surrogate
+from ..state import checkpoint as ckpt
 
 
 def load_surrogate(path: Path) -> Surrogate:
@@ -92,10 +92,10 @@ def main(argv=None) -> None:
 def _transfer_cli(path: Path, workers: int | None) -> dict:
     from omegaconf import OmegaConf
 
-    from ..search.archives import GridSpec
     from ..cluster.clusters import open_cluster
-    from ..deck_space import DeckSpace
     from ..cluster.evaluation import EvaluationClient
+    from ..deck_space import DeckSpace
+    from ..search.archives import GridSpec
     cfg = OmegaConf.create(ckpt.load(path).config_yaml)
     space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
                                      cfg.deck_space.deck_size, cfg.deck_space.get("hero_class", "ROGUE"))

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from ..errors import PipelineError
 from ..state import checkpoint as ckpt
 from ..state.config import differences
-from ..errors import PipelineError
 
 # Config sections that must agree for runs to be compared: the problem itself (deck space,
 # opponents and their game count, the player, the archive). Algorithm, surrogate, seed and

@@ -12,10 +12,16 @@ import h5py
 import numpy as np
 import yaml
 
+from ..search.archives import OBJECTIVE_RANGE, GridSpec
+from ..search.strategy_search import (
+    ARCHIVE,
+    BEST_FILE,
+    EVALUATIONS,
+    GROUPS,
+    check_evaluations,
+)
 from ..state import checkpoint as ckpt
-from ..search.archives import GridSpec, OBJECTIVE_RANGE
 from ..state.config import differences
-from ..search.strategy_search import ARCHIVE, BEST_FILE, EVALUATIONS, GROUPS, check_evaluations
 from .runs import ReportError
 
 # What must agree for strategy runs to share a table: the fixed deck, the games, the

@@ -9,13 +9,20 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from ..state import checkpoint as ckpt
-from . import run_files
-from .archives import GridSpec, SurrogateGrid, archive_arrays, make_archive, qd_metrics, restore_archive
-from ..state.config import identity_hash
 from ..deck_space import DeckSpace
-from .emitters import DeckMutationEmitter
 from ..errors import CheckpointError
+from ..state import checkpoint as ckpt
+from ..state.config import identity_hash
+from . import run_files
+from .archives import (
+    GridSpec,
+    SurrogateGrid,
+    archive_arrays,
+    make_archive,
+    qd_metrics,
+    restore_archive,
+)
+from .emitters import DeckMutationEmitter
 from .inner_loop import run_inner_loop
 from .surrogate import Surrogate
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 from ribs.emitters import EmitterBase
 
-from .archives import uniform_elites
 from ..deck_space import DeckSpace
+from .archives import uniform_elites
 
 
 class DeckMutationEmitter(EmitterBase):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .archives import SurrogateGrid
 from ..deck_space import DeckSpace
+from .archives import SurrogateGrid
 from .inner_kernel import MAX_CHANGE, predict_batch, run_block
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays, ccdf
 from ..deck_space import DeckSpace
 from ..errors import write_error
+from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays, ccdf
 
 METRICS_FILE = "metrics.jsonl"
 HEATMAP_FILE = "archive_heatmap.png"

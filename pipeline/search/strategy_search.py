@@ -26,12 +26,12 @@ from tqdm import tqdm
 
 from workers import DATA
 
-from ..state import checkpoint as ckpt
-from . import run_files
-from .archives import GridSpec, archive_arrays, qd_metrics
-from ..state.config import identity_hash
 from ..deck_space import DeckSpace
 from ..errors import CheckpointError
+from ..state import checkpoint as ckpt
+from ..state.config import identity_hash
+from . import run_files
+from .archives import GridSpec, archive_arrays, qd_metrics
 
 N_TARGETS = 12
 LAYER_SIZES = (15, 5, 4, 1)  # the evaluated player's network (workers/players/scores.py)

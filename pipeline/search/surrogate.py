@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from workers.learning import training
+
 from ..errors import ConfigError
 
 # The protocol's MLP (27,800 weights, batches of 64) is far too small for more CPU threads to

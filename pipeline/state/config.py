@@ -17,7 +17,10 @@ from typing import Any, Optional
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from workers.engine.class_pools import HERO_CLASSES
+from workers.engine.class_pools import (  # both engines play 30-card decks
+    DECK_SIZE,
+    HERO_CLASSES,
+)
 
 from ..cluster.clusters import default_workers
 from ..errors import ConfigError
@@ -216,7 +219,6 @@ STRATEGY_RANGES = {
 OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4)}  # null: one worker per core
 # A local cluster beyond this only thrashes: each worker is a process with its own engine.
 LOCAL_WORKERS_PER_CORE, MIN_LOCAL_WORKERS = 4, 16
-DECK_SIZE = 30  # both engines play the protocol's 30-card decks
 MAX_CELLS = 250_000  # archive cells; each costs about 500 bytes in the surrogate archive
 MAX_HIDDEN_LAYERS = 3  # the inner loop's compiled network takes at most 4 linear layers
 MAX_WIDTH = 4096

@@ -11,9 +11,9 @@ from pathlib import Path
 import yaml
 from omegaconf import OmegaConf
 
+from ..errors import RunDirError
 from . import checkpoint as ckpt
 from .config import differences, identity, identity_hash
-from ..errors import RunDirError
 
 CONFIG_FILE = "config.yaml"
 LOCK_FILE = ".lock"

@@ -113,7 +113,7 @@ def test_same_seed_same_games_in_another_process():
 
 
 @pytest.mark.parametrize("deck, message", [
-    (["CS2_072"] * 29, "has 29 cards"),
+    (miracle_rogue()[:29], "a deck must have 30 cards, this one has 29"),
     (["CS2_072"] * 3 + ["CS2_120"] * 27, "3 copies of Backstab"),
     (["NOT_A_CARD"] + ["CS2_120"] * 29, "unknown card id 'NOT_A_CARD'"),
     (["CS2_093"] + ["CS2_120"] * 29, "Consecration (CS2_093) is a PALADIN card"),

@@ -86,7 +86,7 @@ def test_tls_files_are_private_whatever_was_there_before(tmp_path):
     victim = tmp_path / "victim.txt"
     victim.write_text("not a certificate")
     (folder / "cert.pem").symlink_to(victim)  # a link planted in place of a file
-    done = subprocess.run([sys.executable, "-m", "pipeline.cluster.clusters", "tls", str(folder)], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "pipeline.cluster", "tls", str(folder)], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 import torch
 
-from workers.learning import values
 from workers.players.encoders import get_encoder
 from workers.engine.game import new_game
 from workers.protocol.evaluate import card_library, default_opponents, miracle_rogue

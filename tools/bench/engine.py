@@ -23,14 +23,20 @@ import sys
 import time
 from pathlib import Path
 
+from workers.engine.class_pools import pool_ids, random_pool_deck
 from workers.engine.game import new_game
 from workers.engine.native import compiled
 from workers.engine.rng import derive
-from workers.protocol.evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue, play_games,
-                       warm_up)
 from workers.inputs import ArgumentParser, int_in
 from workers.players.play import RandomPlayer
-from workers.engine.class_pools import pool_ids, random_pool_deck
+from workers.protocol.evaluate import (
+    card_library,
+    default_opponents,
+    evaluate_deck,
+    miracle_rogue,
+    play_games,
+    warm_up,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -21,8 +21,8 @@ import numpy as np
 
 
 def time_inner_loop(iterations: int = 100_000, batch_size: int = 10, seed: int = 0) -> dict:
-    from pipeline.search.archives import GridSpec, SurrogateGrid
     from pipeline.deck_space import DeckSpace
+    from pipeline.search.archives import GridSpec, SurrogateGrid
     from pipeline.search.inner_loop import run_inner_loop
     from pipeline.search.surrogate import Surrogate
 
@@ -91,8 +91,8 @@ def measure_worker_share(n_decks: int, games: int, games_per_task: int, player: 
     from distributed import Client, LocalCluster
 
     from pipeline.cluster.clusters import default_workers
-    from pipeline.deck_space import DeckSpace
     from pipeline.cluster.evaluation import EvaluationClient
+    from pipeline.deck_space import DeckSpace
 
     space = DeckSpace.from_pool_file()
     n_workers = n_workers or default_workers()

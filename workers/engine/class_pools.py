@@ -14,6 +14,7 @@ from .game import HEROES
 from .rng import derive
 
 HERO_CLASSES = tuple(sorted(HEROES))
+DECK_SIZE = 30
 POOL_SETS = ("CORE", "EXPERT1")
 # The Hall of Fame cards the reference's pool added after the rule's cards, in its order.
 REFERENCE_HOF_ADDITIONS = ("EX1_284", "EX1_128")  # Azure Drake (neutral), Conceal (Rogue)
@@ -47,13 +48,19 @@ def hero_dbf_id(hero_class: str) -> int:
     return load_cards()[HEROES[hero_class][0]].dbf_id
 
 
+def copy_limit(rarity: str) -> int:
+    """How many copies of a card of this rarity a deck may hold."""
+    return 1 if rarity.upper() == "LEGENDARY" else 2
+
+
 def random_pool_deck(seed: int, pool: list[str]) -> list[str]:
-    """The protocol's random deck: shuffle the pool's copies (1 per legendary, else 2), take 30."""
+    """The protocol's random deck: shuffle the pool's copies (as many as a deck may hold), take
+    DECK_SIZE."""
     cards = load_cards()
-    copies = [c for c in pool for _ in range(1 if cards[c].rarity == "LEGENDARY" else 2)]
+    copies = [c for c in pool for _ in range(copy_limit(cards[c].rarity))]
     rng = derive(seed, 0xDEC)
     picked = []
-    for _ in range(30):
+    for _ in range(DECK_SIZE):
         rng = derive(rng, 1)
         picked.append(copies.pop(rng % len(copies)))
     return picked

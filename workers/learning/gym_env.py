@@ -39,10 +39,17 @@ from typing import Sequence
 
 import numpy as np
 
-from ..players.encoders import get_encoder
-from ..engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
+from ..engine.actions import (
+    ATTACK,
+    END_TURN,
+    HERO_POWER,
+    PLAY,
+    PLAY_OPTION_1,
+    PLAY_OPTION_2,
+)
 from ..engine.rng import derive
 from ..engine.state import GameState
+from ..players.encoders import get_encoder
 
 try:  # a real Gymnasium environment when gymnasium is installed (a dependency)
     import gymnasium as gym
@@ -142,8 +149,8 @@ class HearthstoneEnv(_Base):
                  opponent: str = "beam", opponents=None, opponent_index: int | None = None,
                  encoder: str = "rich", seat: int = 0, illegal_action: str = "end_turn",
                  render_mode: str | None = None):
-        from ..protocol.evaluate import default_opponents, miracle_rogue, validate_deck
         from ..players.specs import parse_player
+        from ..protocol.evaluate import default_opponents, miracle_rogue, validate_deck
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 (first) or 1, got {seat!r}")
         if illegal_action not in ("end_turn", "raise"):
@@ -170,8 +177,8 @@ class HearthstoneEnv(_Base):
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         from ..engine.game import new_game
-        from ..protocol.evaluate import card_library
         from ..players.specs import build_player
+        from ..protocol.evaluate import card_library
         if gym is not None:
             super().reset(seed=seed)
         if seed is not None:

@@ -25,16 +25,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ..players.encoders import ENCODERS, get_encoder
 from ..engine.class_pools import pool_ids, random_pool_deck
 from ..engine.rng import derive
+from ..players.encoders import ENCODERS, get_encoder
 
 FORMAT = 1
 COLUMNS = ("deck", "game_index", "opponent", "turn", "player", "outcome", "turns_to_end")

@@ -27,10 +27,18 @@ import numpy as np
 import torch
 from torch import nn
 
-from . import training
-from ..players.encoders import ENCODERS
-from ..players.value_model import HIDDEN, TARGETS, VALUE_SCALE, ValueNet, load_model, predict, save_model
 from ..engine.rng import MASK64, derive
+from ..players.encoders import ENCODERS
+from ..players.value_model import (
+    HIDDEN,
+    TARGETS,
+    VALUE_SCALE,
+    ValueNet,
+    load_model,
+    predict,
+    save_model,
+)
+from . import training
 
 DISCOUNT = 0.8
 REWARD = {1: 10.0, -1: -8.0, 0: 3.0}  # won, lost, tie

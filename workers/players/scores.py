@@ -13,8 +13,8 @@ from operator import mul
 from pathlib import Path
 
 from .. import DATA
-from ..inputs import InputError, finite_numbers, load_json
 from ..engine.state import GameState
+from ..inputs import InputError, finite_numbers, load_json
 
 INF = float("inf")
 MEMO_SIZE = 1 << 16  # scored feature vectors kept per network (about 10 MB at most)

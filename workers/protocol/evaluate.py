@@ -11,23 +11,22 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from .. import DATA
 from ..engine.carddb import load_cards
 from ..engine.cardspec import CardDef, build_library
-from ..engine.game import new_game
+from ..engine.class_pools import DECK_SIZE, copy_limit
+from ..engine.game import HEROES, new_game
 from ..engine.rng import derive
-from ..engine.game import HEROES
 from ..errors import DeckError
 from ..inputs import InputError, load_json
 from ..players.play import play_game
-from .results import EvaluationResult, GameRecord, deck_statistics, summarize
 from ..players.scores import cached_score, check_strategy
 from ..players.specs import check_player, make_player
 from ..players.tally import Tally
+from .results import EvaluationResult, GameRecord, deck_statistics, summarize
 
-DECK_SIZE = 30
 PLAYER_KINDS = ("beam", "random")
 
 
@@ -112,21 +111,31 @@ def card_library(stat_overrides: dict | None = None) -> dict[str, CardDef]:
 def validate_deck(deck: Sequence[str], stat_overrides: dict | None = None, *,
                   hero_class: str = "ROGUE", label: str = "deck") -> None:
     """Refuse a deck the protocol cannot play, naming the offending card."""
+    problem = deck_problem(Counter(deck), stat_overrides, hero_class=hero_class)
+    if problem:
+        raise DeckError(f"{label}: {problem}")
+
+
+def deck_problem(copies: Mapping[str, int], stat_overrides: dict | None = None, *,
+                 hero_class: str = "ROGUE", deck_size: int = DECK_SIZE) -> str | None:
+    """What makes a deck ({card id: copies}) unplayable by the protocol, or None: the one
+    statement of the deck rules, which the head node's deck space checks too."""
     library = card_library(stat_overrides)
-    if len(deck) != DECK_SIZE:
-        raise DeckError(f"{label} has {len(deck)} cards; a deck needs exactly {DECK_SIZE}")
-    for card_id, count in Counter(deck).items():
+    for card_id, count in copies.items():
         card = library.get(card_id)
         if card is None or not card.collectible:
-            raise DeckError(f"{label}: unknown card id {card_id!r}")
+            return f"unknown card id {card_id!r}"
         if card.card_class not in (hero_class, "NEUTRAL"):
-            raise DeckError(f"{label}: {card.name} ({card_id}) is a {card.card_class} card, "
-                            f"not playable by {hero_class}")
-        limit = 1 if card.rarity == "LEGENDARY" else 2
+            return f"{card.name} ({card_id}) is a {card.card_class} card, not playable by {hero_class}"
+        limit = copy_limit(card.rarity)
         if count > limit:
-            raise DeckError(f"{label}: {count} copies of {card.name} ({card_id}); at most {limit}")
+            return f"{count} copies of {card.name} ({card_id}); at most {limit}"
         if not card.implemented:
-            raise DeckError(f"{label}: {card.name} ({card_id}) is not implemented by the built-in engine")
+            return f"{card.name} ({card_id}) is not implemented by the built-in engine"
+    total = sum(copies.values())
+    if total != deck_size:
+        return f"a deck must have {deck_size} cards, this one has {total}"
+    return None
 
 
 def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *,

@@ -6,7 +6,7 @@ records of all chunks are summarised once, in game order, on the head node.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, asdict
+from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
 # The 12 targets of the "(ad)" surrogates, in a fixed order: the objective and the two

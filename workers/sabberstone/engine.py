@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..protocol import evaluate as builtin
 from ..engine.rng import derive
+from ..protocol import evaluate as builtin
 from ..protocol.results import EvaluationResult, GameRecord, summarize
 from .protocol import BridgeGame, build_request, parse_summary, search_seed
 from .runtime import load_bridge
