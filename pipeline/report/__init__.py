@@ -4,5 +4,7 @@
 Reads only what runs leave on disk (checkpoint.h5 and metrics.jsonl), so it works on finished
 and unfinished runs alike; modules: `runs` (finding, loading, comparability), `table`
 (Table 1), `stats` (ANOVAs, pairwise tests), `figures`, `surrogates` (test MSE, real
-re-evaluation of surrogate elites), `decks`, `page` (index.html), `build` (all of it).
+re-evaluation of surrogate elites), `decks`, `page` (index.html), `build` (all of it), and
+`analysis` (the paper's surrogate analyses, also `python -m pipeline.report.analysis`). Imports
+`pipeline.search` and below.
 """

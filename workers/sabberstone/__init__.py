@@ -6,6 +6,7 @@ protocol games inside .NET (`engine.play_games`), returning the same GameRecords
 built-in engine. Modules: `locate` (where the build is), `compiler` (the bridge, cached by
 content hash), `runtime` (pythonnet, once per process), `protocol` (request and summary text),
 `checks` (the startup check, one clear error line), `engine` (the worker-side adapter).
+Imports `workers.protocol` and below.
 """
 
 
