@@ -3,6 +3,10 @@
 A won state scores +inf and a lost one -inf; otherwise:
 - Aggro and Control: the hand-written scores of the protocol;
 - NeuralNet: an MLP [15, 5, 4, 1] with tanh after every layer over 15 raw features, x 1e6.
+
+`score_function` turns a strategy (aggro, control, nn or a weights .json file) into a score,
+`cached_score` keeps one per process, and `check_strategy` refuses a bad one with one line
+before any game is played.
 """
 from __future__ import annotations
 
