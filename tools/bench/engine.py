@@ -109,11 +109,12 @@ def write_protocol_profile(games: int, path: Path) -> None:
 
 def fresh_worker_figures() -> tuple[float, float]:
     """Seconds until the engine is ready in a fresh process, and that process's peak memory
-    after playing a few full-protocol games."""
-    code = ("import resource, sys, time; from workers.protocol.evaluate import warm_up, play_games, miracle_rogue;"
+    after playing a few full-protocol games. The peak is the process's own (VmHWM): ru_maxrss
+    would count the bench process it was forked from, whatever that held."""
+    code = ("from workers.protocol.evaluate import warm_up, play_games, miracle_rogue;"
             "warm_up(); print('ready', flush=True);"
             "play_games(miracle_rogue(), range(6), 3);"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+            "print(next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')) / 1024)")
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "ready"
