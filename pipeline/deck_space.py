@@ -13,13 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from workers import DATA
-from workers.engine.class_pools import (
-    DECK_SIZE,
-    HERO_CLASSES,
-    class_pool,
-    copy_limit,
-    hero_dbf_id,
-)
+from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES, class_pool, copy_limit, hero_dbf_id
 
 from .card_data import card_facts
 from .errors import ConfigError, DeckError
@@ -116,7 +110,8 @@ class DeckSpace:
         if (deck < 0).any():
             raise DeckError(f"negative count for {self.names[int(np.argmax(deck < 0))]}")
         copies = {self.ids[i]: int(deck[i]) for i in np.flatnonzero(deck)}
-        problem = deck_problem(copies, self.stat_overrides, hero_class=self.hero_class, deck_size=self.deck_size)
+        problem = deck_problem(copies, self.stat_overrides, hero_class=self.hero_class,
+                               deck_size=self.deck_size)
         if problem:
             raise DeckError(problem)
 
@@ -166,9 +161,7 @@ class DeckSpace:
 
     # --- what the engine and users see ----------------------------------------------------
     def deck_statistics(self, deck: np.ndarray) -> dict[str, float]:
-        from workers.protocol.results import (
-            deck_statistics,  # the engine's definition of the stats
-        )
+        from workers.protocol.results import deck_statistics  # the engine's definition of the stats
         deck = np.asarray(deck, dtype=np.int64)
         idx = np.repeat(np.arange(self.size), deck)
         return deck_statistics([int(self.costs[i]) for i in idx], [self.cards[i].type for i in idx])
@@ -179,7 +172,8 @@ class DeckSpace:
         from hearthstone import deckstrings
         from hearthstone.enums import FormatType
         cards = [(self.cards[i].dbf_id, int(deck[i])) for i in np.flatnonzero(deck)]
-        return deckstrings.write_deckstring(cards, [hero_dbf_id(check_class(self.hero_class))], FormatType.FT_WILD)
+        hero = hero_dbf_id(check_class(self.hero_class))
+        return deckstrings.write_deckstring(cards, [hero], FormatType.FT_WILD)
 
     def from_deck_code(self, code: str) -> np.ndarray:
         from hearthstone import deckstrings

@@ -41,17 +41,11 @@ from typing import Callable
 import numpy as np
 
 from pipeline.state import checkpoint as ckpt
-from pipeline.state.config import (
-    CHOICES,
-    OPTIONAL_RANGES,
-    RANGES,
-    STRATEGY_RANGES,
-    RootCfg,
-    StrategySearchCfg,
-)
+from pipeline.state.config import (CHOICES, OPTIONAL_RANGES, RANGES, STRATEGY_RANGES, RootCfg,
+                                   StrategySearchCfg)
+from workers import DATA
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "workers" / "data"
 KINDS = ("clear", "traceback", "hang", "silent", "unclear")
 
 # A run of seconds (random players, 2 games a deck, 4 evaluations): what a case runs if its

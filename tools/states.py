@@ -17,14 +17,7 @@ import sys
 
 from pipeline.cluster.clusters import start_local_cluster, temporary_security
 from workers.errors import DeckError
-from workers.learning.states import (
-    DEFAULT_DECKS,
-    DEFAULT_ENCODERS,
-    bench,
-    collect,
-    h5_file,
-    parse_decks,
-)
+from workers.learning.states import DEFAULT_DECKS, DEFAULT_ENCODERS, bench, collect, h5_file, parse_decks
 from workers.players.encoders import ENCODERS
 from workers.players.scores import check_strategy
 from workers.protocol.evaluate import load_opponents

@@ -48,12 +48,7 @@ def parse_decks(specs) -> list[dict]:
     """[{name, hero_class, cards}] from 'opponents' (the protocol's six), 'miracle' or deck
     files (a "hero_class" key in the file, else ROGUE)."""
     from workers.inputs import load_json
-    from workers.protocol.evaluate import (
-        default_opponents,
-        load_deck_file,
-        miracle_rogue,
-        validate_deck,
-    )
+    from workers.protocol.evaluate import default_opponents, load_deck_file, miracle_rogue, validate_deck
     decks = []
     for spec in specs:
         if spec == "opponents":

@@ -13,13 +13,7 @@ import numpy as np
 import yaml
 
 from ..search.archives import OBJECTIVE_RANGE, GridSpec
-from ..search.strategy_search import (
-    ARCHIVE,
-    BEST_FILE,
-    EVALUATIONS,
-    GROUPS,
-    check_evaluations,
-)
+from ..search.strategy_search import ARCHIVE, BEST_FILE, EVALUATIONS, GROUPS, check_evaluations
 from ..state import checkpoint as ckpt
 from ..state.config import differences
 from .runs import ReportError

@@ -14,14 +14,7 @@ from ..errors import CheckpointError
 from ..state import checkpoint as ckpt
 from ..state.config import identity_hash
 from . import run_files
-from .archives import (
-    GridSpec,
-    SurrogateGrid,
-    archive_arrays,
-    make_archive,
-    qd_metrics,
-    restore_archive,
-)
+from .archives import GridSpec, SurrogateGrid, archive_arrays, make_archive, qd_metrics, restore_archive
 from .emitters import DeckMutationEmitter
 from .inner_loop import run_inner_loop
 from .surrogate import Surrogate
@@ -216,8 +209,9 @@ class Search:
         run_files.write_metrics(self.run_dir, self.history)
         if len(self.archive):
             run_files.write_heatmap(self.run_dir, self.archive, self.spec,
-                                  f"{self.algo.name}: {self.evaluations} evaluations")
-            run_files.write_best_decks(self.run_dir, self.archive, self.space, int(self.cfg.report.best_decks))
+                                    f"{self.algo.name}: {self.evaluations} evaluations")
+            run_files.write_best_decks(self.run_dir, self.archive, self.space,
+                                       int(self.cfg.report.best_decks))
             run_files.write_ccdf(self.run_dir, self.archive, self.spec)
 
     # --- helpers -------------------------------------------------------------------------

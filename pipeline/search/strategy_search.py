@@ -233,7 +233,7 @@ class StrategySearch:
         if not len(self.archive):
             return
         run_files.write_heatmap(self.run_dir, self.archive, self.spec,
-                              f"CMA-ME strategy search: {self.evaluations} evaluations")
+                                f"CMA-ME strategy search: {self.evaluations} evaluations")
         elites = ranked_elites(self.archive)
         write_json(self.run_dir / BEST_FILE, self._document(elites[0], "best"))
         write_best_table(self.run_dir, elites[: int(self.cfg.report.best_decks)])

@@ -17,10 +17,7 @@ from typing import Any, Optional
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from workers.engine.class_pools import (  # both engines play 30-card decks
-    DECK_SIZE,
-    HERO_CLASSES,
-)
+from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES  # both engines play 30-card decks
 
 from ..cluster.clusters import default_workers
 from ..errors import ConfigError
@@ -93,7 +90,7 @@ class DeckSpaceCfg:
     hero_class: str = "ROGUE"  # the class whose decks are searched (workers/engine/class_pools.py)
     pool: Optional[str] = None
     use_stat_overrides: bool = False
-    deck_size: int = 30
+    deck_size: int = DECK_SIZE
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Engine benchmarks (the first half of `make bench`): one `name: value` line per figure, with its target/anchor.
+"""Engine benchmarks (the first half of `make bench`): one `name: value` line per figure, with
+its target/anchor.
 
 Anchors (one core, same decks): SabberStone with its own planner evaluates Miracle Rogue by the
 full protocol in 117 s (585 ms per game; 212-262 s measured earlier on slower machines), plays
@@ -29,14 +30,8 @@ from workers.engine.native import compiled
 from workers.engine.rng import derive
 from workers.inputs import ArgumentParser, int_in
 from workers.players.play import RandomPlayer
-from workers.protocol.evaluate import (
-    card_library,
-    default_opponents,
-    evaluate_deck,
-    miracle_rogue,
-    play_games,
-    warm_up,
-)
+from workers.protocol.evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue,
+                                       play_games, warm_up)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,6 @@
-"""Head-node benchmarks: `python -m tools.bench.head_node [--quick] [--surrogate-only]` (after the engine's in `make bench`).
+"""Head-node benchmarks, the second half of `make bench`.
+
+    python -m tools.bench.head_node [--quick] [--surrogate-only]
 
 inner_loop_1m_predictions_s: one outer iteration's inner loop (100,000 steps of 10 decks =
 1,000,000 surrogate predictions, with mutation and archive insertion), after JIT warm-up.

@@ -39,14 +39,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..engine.actions import (
-    ATTACK,
-    END_TURN,
-    HERO_POWER,
-    PLAY,
-    PLAY_OPTION_1,
-    PLAY_OPTION_2,
-)
+from ..engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
 from ..engine.rng import derive
 from ..engine.state import GameState
 from ..players.encoders import get_encoder

@@ -29,15 +29,7 @@ from torch import nn
 
 from ..engine.rng import MASK64, derive
 from ..players.encoders import ENCODERS
-from ..players.value_model import (
-    HIDDEN,
-    TARGETS,
-    VALUE_SCALE,
-    ValueNet,
-    load_model,
-    predict,
-    save_model,
-)
+from ..players.value_model import HIDDEN, TARGETS, VALUE_SCALE, ValueNet, load_model, predict, save_model
 from . import training
 
 DISCOUNT = 0.8

@@ -11,7 +11,7 @@ exploration term uses how often it was *available*, not the parent's visits), ea
 maximising its own reward; one new node is added per iteration; the leaf is valued by
 
 - ``playout``: uniformly random moves to the game's end (1 win, 0 loss, 0.5 draw),
-- ``value``: a value network (workers.learning.values) on the leaf state,
+- ``value``: a value network (workers.players.value_model) on the leaf state,
 - ``cutoff``: ``cutoff`` random moves, then the network (or the result if the game ended);
 
 the network values a state at a turn's end, as it was trained: a leaf in the middle of a

@@ -195,15 +195,8 @@ def build_player(spec: str, seed: int, *, strategy: str = "nn", depth: int = 13,
 
 def make_player(kind: str, strategy: str, seed: int, depth: int, width: int, *,
                 hide_deck_order: bool = False):
-    """The protocol's players without parsing a spec: "random", or "beam" scored by `strategy`;
-    any other `kind` is a player spec (value_beam:MODEL, mcts:200, ...), built by build_player.
-    `hide_deck_order`: the beam player plans on copies with reshuffled decks, so it cannot know
-    the next card drawn (the random player ignores it)."""
-    from .play import BeamSearchPlayer, RandomPlayer
-    if kind == "random":
-        return RandomPlayer(seed)
-    if kind == "beam":
-        from .scores import cached_score
-        return BeamSearchPlayer(cached_score(strategy), seed, depth, width, hide_deck_order=hide_deck_order)
+    """build_player with the protocol's settings in order: `kind` is "random", "beam" (scored by
+    `strategy`) or any other spec. `hide_deck_order`: the beam player plans on copies with
+    reshuffled decks, so it cannot know the next card drawn (the random player ignores it)."""
     return build_player(kind, seed, strategy=strategy, depth=depth, width=width,
                         hide_deck_order=hide_deck_order)

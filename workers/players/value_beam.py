@@ -1,4 +1,4 @@
-"""The protocol's beam search scored by a value network (workers.learning.values) instead of the
+"""The protocol's beam search scored by a value network (workers.players.value_model) instead of the
 protocol's hand-made score: `BeamSearchPlayer` unchanged, with a `ValueScore`.
 
 The network gives the acting player's win probability (or discounted outcome) of a state; it
