@@ -1,5 +1,6 @@
 """`python -m pipeline [overrides]`: compose the config once up front so that a bad override
 gives a one-line error, then hand over to the Hydra driver (multirun and launchers included)."""
+import difflib
 import sys
 
 
@@ -15,9 +16,21 @@ def _precheck(argv: list[str]) -> None:
         with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
             compose("config", overrides=argv)
     except (HydraException, OmegaConfBaseException) as exc:
-        lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-        print(f"error: bad config override: {' '.join(lines[:3])}", file=sys.stderr)
+        print(f"error: bad config override: {_one_line(exc)}", file=sys.stderr)
         sys.exit(2)
+
+
+def _one_line(exc) -> str:
+    """Hydra's message in one line. An unknown group option lists the group's options one a
+    line, so its first lines would name only the first option: all of them, and the closest."""
+    options = getattr(exc, "options", None)
+    if options and "/" in (exc.missing_cfg_file or ""):
+        group, _, option = exc.missing_cfg_file.rpartition("/")
+        close = difflib.get_close_matches(option, options, n=1)
+        hint = f"; did you mean {group}={close[0]}?" if close else ""
+        return f"{group}={option} is not an option of {group} (options: {', '.join(options)}){hint}"
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return " ".join(lines[:3])
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from ..errors import PipelineError
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.report", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m pipeline.report", description=__doc__)
     parser.add_argument("runs", nargs="+", type=Path, help="run directories, or folders holding them")
     parser.add_argument("--out", type=Path, default=Path("results/report"), help="report folder (replaced)")
     parser.add_argument("--transfer", choices=("first", "all", "none"), default="first",
