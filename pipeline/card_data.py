@@ -11,7 +11,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Iterable
 
-from workers.engine.carddb import read_checked_cache, warn_rebuilt, write_checked_cache
+from workers.engine.carddb import CARD_TYPES, CLASSES, load_cards, read_checked_cache, warn_rebuilt, write_checked_cache
 
 def _cache_dir() -> Path:
     """The engine's cache folder (workers/engine/carddb.py), so one setting moves both."""
@@ -40,6 +40,21 @@ def card_facts(card_ids: Iterable[str]) -> dict[str, dict]:
         cached.update(_parse_card_xml(missing))
         _write(path, version, cached)
     return {cid: cached[cid] for cid in ids}
+
+
+def hero_class_of(dbf_id: int) -> str | None:
+    """The class of the hero card with this dbf id (a Basic hero or one of its skins, as a
+    deck code names it); None when no hero card has the id."""
+    basic = {c.dbf_id: c.card_class for c in load_cards().values() if c.type == "HERO"}
+    if dbf_id in basic:
+        return basic[dbf_id]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # hearthstone-data imports pkg_resources
+        from hearthstone import cardxml
+        db, _ = cardxml.load_dbf()  # a skin (Maiev for ROGUE...): not in the engine's card set
+    card = db.get(dbf_id)
+    return CLASSES.get(int(card.card_class)) if card is not None and CARD_TYPES.get(int(card.type)) == "HERO" else None
 
 
 def _parse_card_xml(card_ids: list[str]) -> dict[str, dict]:

@@ -6,16 +6,17 @@ input), so batches of decks are (n, pool size) integer arrays and ribs archives 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from workers import DATA
 from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES, class_pool, copy_limit, hero_dbf_id
 
-from .card_data import card_facts
+from .card_data import card_facts, hero_class_of
 from .errors import ConfigError, DeckError
 
 BUILTIN_POOL = DATA / "rogue_pool.json"
@@ -87,14 +88,22 @@ class DeckSpace:
     # --- encoding -------------------------------------------------------------------------
     def encode(self, cards: Sequence[str]) -> np.ndarray:
         """Card ids or names -> copy-count vector; raises DeckError naming the bad card."""
-        counts = np.zeros(self.size, dtype=np.int16)
+        counts: Counter[int] = Counter()
         for card in cards:
             index = self._by_id.get(card, self._by_name.get(str(card).lower()))
             if index is None:
                 raise DeckError(f"card {card!r} is not in the {self.size}-card pool")
             counts[index] += 1
-        self.validate(counts)
-        return counts
+        return self._checked_vector(counts)
+
+    def _checked_vector(self, counts: Mapping[int, int]) -> np.ndarray:
+        """Copy counts by pool index, summed as Python integers and checked by the deck rules
+        before they become the int16 vector: 65,538 lines of one card must be refused, not
+        wrap around to 2 copies."""
+        self._check_copies({self.ids[i]: n for i, n in counts.items() if n})
+        deck = np.zeros(self.size, dtype=np.int16)
+        deck[list(counts)] = list(counts.values())
+        return deck
 
     def decode(self, deck: np.ndarray) -> list[str]:
         """Copy-count vector -> card ids, in pool order (the engine shuffles anyway)."""
@@ -103,13 +112,15 @@ class DeckSpace:
     def validate(self, deck: np.ndarray) -> None:
         """A count vector of this pool that holds a deck the protocol can play (its rules are
         workers.protocol.evaluate.deck_problem's)."""
-        from workers.protocol.evaluate import deck_problem
         deck = np.asarray(deck)
         if deck.shape != (self.size,):
             raise DeckError(f"a deck vector must have {self.size} counts, got shape {deck.shape}")
         if (deck < 0).any():
             raise DeckError(f"negative count for {self.names[int(np.argmax(deck < 0))]}")
-        copies = {self.ids[i]: int(deck[i]) for i in np.flatnonzero(deck)}
+        self._check_copies({self.ids[i]: int(deck[i]) for i in np.flatnonzero(deck)})
+
+    def _check_copies(self, copies: dict[str, int]) -> None:
+        from workers.protocol.evaluate import deck_problem
         problem = deck_problem(copies, self.stat_overrides, hero_class=self.hero_class,
                                deck_size=self.deck_size)
         if problem:
@@ -178,17 +189,23 @@ class DeckSpace:
     def from_deck_code(self, code: str) -> np.ndarray:
         from hearthstone import deckstrings
         try:
-            cards, _, _ = deckstrings.parse_deckstring(code)[:3]
+            cards, heroes, _ = deckstrings.parse_deckstring(code)[:3]
         except Exception as exc:  # the library raises several types on malformed codes
             raise DeckError(f"not a valid deck code: {exc}") from None
+        classes = {hero_class_of(dbf) for dbf in heroes}
+        if classes != {self.hero_class}:  # else its cards would be played by this space's hero
+            known = sorted(c for c in classes if c)
+            what = f"a {' and a '.join(known)} hero" if known else "no known hero"
+            hint = f" or set deck_space.hero_class={known[0]}" if known != [self.hero_class] and len(known) == 1 else ""
+            raise DeckError(f"the deck code names {what} (hero dbf ids {list(heroes)}), but this deck "
+                            f"space is {self.hero_class}'s: use a {self.hero_class} deck code{hint}")
         by_dbf = {c.dbf_id: c.index for c in self.cards}
-        counts = np.zeros(self.size, dtype=np.int16)
+        counts: Counter[int] = Counter()
         for dbf, n in cards:
             if dbf not in by_dbf:
                 raise DeckError(f"card with dbf id {dbf} in the deck code is not in the pool")
             counts[by_dbf[dbf]] += n
-        self.validate(counts)
-        return counts
+        return self._checked_vector(counts)
 
     def describe(self, deck: np.ndarray) -> list[str]:
         return [f"{int(deck[i])}x {self.names[i]}" for i in np.flatnonzero(deck)]

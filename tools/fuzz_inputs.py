@@ -1,7 +1,7 @@
 """A generated corpus of bad inputs, each run as a user runs it (`make fuzz-inputs`):
 
-    python -m tools.fuzz_inputs [--sample N] [--seed S] [--jobs J] [--timeout SECONDS]
-                                   [--root CHECKOUT] [--list] [--show KIND]
+    python -m tools.fuzz_inputs [--sample N] [--seed S] [--match TEXT] [--jobs J]
+                                   [--timeout SECONDS] [--root CHECKOUT] [--list] [--show KIND]
 
 Cases: every config key given a value of the wrong type, negative, zero, NaN, infinite, huge,
 empty or null (only values the schema refuses); malformed, truncated, deeply nested, oversized
@@ -253,7 +253,22 @@ def deck_variants() -> list[tuple[str, object]]:
         ("hunter card", _with(DECK, cards=cards[:29] + [{"id": "DS1_185"}])),
         ("text deck of 29", "\n".join(c["id"] for c in cards[:29]).encode()),
         ("bad deck code", b"AAEBAaIHBOGARBAGE"),
+        # 65,536 more of one card: 2 copies again if counts were held in 16 bits
+        ("65,566 lines", "\n".join([c["id"] for c in cards] + [cards[0]["id"]] * 2 ** 16).encode()),
+        ("deck code, 65,538 of a card", _deck_code(930, extra=2 ** 16)),
+        ("deck code of a Hunter", _deck_code(31)),  # Rexxar: the Rogue cards must not play as Rogue
     ]
+
+
+def _deck_code(hero_dbf: int, extra: int = 0) -> bytes:
+    """The reference deck as a deck code naming `hero_dbf`, `extra` copies added to its first card."""
+    from hearthstone import deckstrings
+    from hearthstone.enums import FormatType
+    from workers.engine.carddb import load_cards
+    library = load_cards()
+    copies = Counter(library[c["id"]].dbf_id for c in DECK["cards"])
+    cards = [(dbf, n + (extra if k == 0 else 0)) for k, (dbf, n) in enumerate(copies.items())]
+    return deckstrings.write_deckstring(cards, [hero_dbf], FormatType.FT_WILD).encode()
 
 
 def opponents_variants(d: Path) -> list[tuple[str, object]]:
@@ -606,6 +621,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.fuzz_inputs", description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, help="run this many cases, drawn across the corpus")
     parser.add_argument("--seed", type=int, default=0, help="which sample")
+    parser.add_argument("--match", action="append", default=[],
+                        help="only the cases whose name contains this text (repeatable)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="cases run at once")
     parser.add_argument("--timeout", type=float, default=90.0, help="seconds before a case counts as a hang")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose code is run (e.g. an old one)")
@@ -616,7 +633,8 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if (args.sample is not None and args.sample < 1) or args.jobs < 1 or not args.timeout > 0:
         parser.error("--sample, --jobs and --timeout must be positive")
-    cases = sample(all_cases(), args.sample, args.seed)
+    cases = [c for c in all_cases() if not args.match or any(m in c.name for m in args.match)]
+    cases = sample(cases, args.sample, args.seed)
     if args.list:
         print("\n".join(" ".join([c.name, "::", *c.argv]) for c in cases))
         return 0

@@ -3,6 +3,7 @@ import json
 import numpy as np
 import pytest
 from hearthstone import deckstrings
+from hearthstone.enums import FormatType
 
 from pipeline.errors import DeckError
 from pipeline.search.inner_kernel import mutate_one
@@ -94,6 +95,36 @@ def test_deck_codes_round_trip_with_the_rogue_hero(space):
     assert heroes == [930]  # Valeera Sanguinar, the Basic Rogue hero
     assert sum(n for _, n in cards) == 30
     assert np.array_equal(space.from_deck_code(code), deck)
+
+
+def _code(space, deck, hero, extra=0):
+    """A deck code of `deck` naming `hero`, `extra` copies added to its first card."""
+    cards = [(space.cards[i].dbf_id, int(deck[i])) for i in np.flatnonzero(deck)]
+    cards[0] = (cards[0][0], cards[0][1] + extra)
+    return deckstrings.write_deckstring(cards, [hero], FormatType.FT_WILD)
+
+
+def test_a_deck_code_of_another_class_is_refused(space):
+    deck = space.random_decks(np.random.default_rng(5), 1)[0]
+    with pytest.raises(DeckError, match=r"names a HUNTER hero \(hero dbf ids \[31\]\), but this deck space is "
+                                        "ROGUE's: use a ROGUE deck code or set deck_space.hero_class=HUNTER"):
+        space.from_deck_code(_code(space, deck, 31))  # Rexxar
+    with pytest.raises(DeckError, match="names no known hero"):
+        space.from_deck_code(_code(space, deck, 1))
+    assert np.array_equal(space.from_deck_code(_code(space, deck, 40195)), deck)  # Maiev, a Rogue skin
+
+
+def test_card_counts_never_wrap_around(space, tmp_path):
+    """65,538 copies of one card held in 16 bits would be 2 copies, a legal deck."""
+    deck = space.random_decks(np.random.default_rng(6), 1)[0]
+    first = int(np.flatnonzero(deck)[0])
+    wrapped = 2 ** 16 + int(deck[first])
+    with pytest.raises(DeckError, match=f"{wrapped} copies of {space.names[first]}"):
+        space.from_deck_code(_code(space, deck, 930, extra=2 ** 16))
+    ids = space.decode(deck)
+    (tmp_path / "long.txt").write_text("\n".join(ids + [space.ids[first]] * 2 ** 16))
+    with pytest.raises(DeckError, match=f"long.txt: {wrapped} copies of {space.names[first]}"):
+        space.load_deck_file(tmp_path / "long.txt")
 
 
 def test_deck_files_in_three_forms(space, tmp_path):
