@@ -22,16 +22,20 @@ def evaluation_seed(run_seed: int, eval_id: int) -> int:
 
 
 def check_failures(eval_id: int, records: list, max_share: float, opponent_names: list[str]) -> None:
-    """Games that raised inside the engine are left out of an evaluation, but beyond a small
-    share (cluster.max_failed_share) the numbers would describe something else, such as an
-    opponent that cannot play at all: EvaluationError instead."""
-    failed = [r for r in records if r.error is not None]
-    if not failed or (len(failed) <= max_share * len(records) and len(failed) < len(records)):
+    """Games that raised inside the engine on every try are left out of an evaluation, but beyond
+    a small share (cluster.max_failed_share) the numbers would describe something else, such as
+    an opponent that cannot play at all: EvaluationError instead. (A game that failed a try and
+    then finished counts as played; its failed tries are in the result's errors.)"""
+    games = {r.game_index for r in records}
+    finished = {r.game_index for r in records if r.error is None}
+    failed = [r for r in records if r.error is not None and r.game_index not in finished]
+    lost = {r.game_index for r in failed}
+    if not lost or (len(lost) <= max_share * len(games) and len(lost) < len(games)):
         return
     first = failed[0]
     opponent = opponent_names[first.opponent_index % len(opponent_names)]
     raise EvaluationError(
-        f"{len(failed)} of {len(records)} games of evaluation {eval_id} failed inside the engine "
+        f"{len(lost)} of {len(games)} games of evaluation {eval_id} failed inside the engine "
         f"(more than cluster.max_failed_share={max_share:g}); first: game {first.game_index} "
         f"against {opponent!r}, seed {first.seed}: {first.error}")
 

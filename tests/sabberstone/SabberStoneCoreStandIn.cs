@@ -3,9 +3,13 @@
 // (workers/sabberstone/Bridge.cs) and the planner stand-in (SabberStoneBasicAIStandIn.cs) use,
 // with the names and signatures of SabberStone's real API, behind a toy game: minions with
 // cost/attack/health (some with a random one-damage battlecry), attacks, mana, a shuffled deck
-// drawn from the top, fatigue, a mulligan and clones. Its randomness comes from the same two
-// places as SabberStone's: GameConfig.RandomSeed for the game, Util.ThreadLocalRandom for every
-// clone. Nothing here is SabberStone's code or rules; results from it say nothing about Hearthstone.
+// drawn from the top, fatigue, a mulligan, clones, and a card given to each player on its second
+// turn (as Bananas or The Coin are: played, but not from the deck). Its randomness comes from the
+// same two places as SabberStone's: GameConfig.RandomSeed for the game, Util.ThreadLocalRandom for
+// every clone, which, as in SabberStone, is a per-thread generator created on first use from a
+// shared one (the private fields globalRandom and threadRandom, under SabberStone's names).
+// Cards named SPELL_* are spells without attack or health tags, for the stat-override tests only.
+// Nothing here is SabberStone's code or rules; results from it say nothing about Hearthstone.
 using System;
 using System.Collections.Generic;
 using System.Linq;
@@ -20,6 +24,7 @@ namespace SabberStoneCore.Enums
 {
     public enum CardClass { INVALID, DEATHKNIGHT, DRUID, HUNTER, MAGE, PALADIN, PRIEST, ROGUE, SHAMAN, WARLOCK, WARRIOR, NEUTRAL }
     public enum GameTag { ENTITY_ID, COST, ATK, HEALTH, TAUNT, LAST_CARD_PLAYED }
+    public enum CardType { INVALID, GAME, PLAYER, HERO, MINION, SPELL, ENCHANTMENT, WEAPON, ITEM, TOKEN, HERO_POWER }
     public enum State { INVALID, LOADING, RUNNING, COMPLETE }
     public enum Step { INVALID, BEGIN_MULLIGAN, MAIN_READY, MAIN_ACTION, FINAL_GAMEOVER }
     public enum PlayState { INVALID, PLAYING, WINNING, LOSING, WON, LOST, TIED, DISCONNECTED, CONCEDED }
@@ -48,7 +53,8 @@ namespace SabberStoneCore.Model
 {
     public static class Util
     {
-        /// <summary>A per-thread System.Random seeded from a static one; seeds every clone.</summary>
+        /// <summary>A per-thread System.Random created on first use from a shared one; seeds every
+        /// clone. SetSeed replaces this thread's generator.</summary>
         public static class ThreadLocalRandom
         {
             private static Random globalRandom = new Random();
@@ -84,14 +90,21 @@ namespace SabberStoneCore.Model
         public int Cost { get; private set; }
         public int ATK { get; private set; }
         public int Health { get; private set; }
+        public CardType Type { get; }
         internal bool RandomBattlecry;
+
+        public int this[GameTag t] => Tags.TryGetValue(t, out int value) ? value : 0;
 
         internal Card(string id, int cost, int atk, int health, bool taunt, bool random)
         {
             Id = Name = id;
             Tags[GameTag.COST] = Cost = cost;
-            Tags[GameTag.ATK] = ATK = atk;
-            Tags[GameTag.HEALTH] = Health = health;
+            Type = id.StartsWith("SPELL_") ? CardType.SPELL : CardType.MINION;
+            if (Type == CardType.MINION)
+            {
+                Tags[GameTag.ATK] = ATK = atk;
+                Tags[GameTag.HEALTH] = Health = health;
+            }
             Tags[GameTag.TAUNT] = taunt ? 1 : 0;
             RandomBattlecry = random;
         }
@@ -196,6 +209,7 @@ namespace SabberStoneCore.Model
             p.UsedMana = 0;
             foreach (var m in p.BoardZone) m.Exhausted = false;
             p.Draw();
+            if ((Turn == 3 || Turn == 4) && p.HandZone.Count < 10) p.HandZone.Add(new Playable(this, Cards.FromId("STANDIN_GIFT")));
             Step = Step.MAIN_ACTION;
             CheckEnd();
         }
@@ -300,7 +314,7 @@ namespace SabberStoneCore.Model.Entities
         {
             AttackDamage = card.ATK;
             Health = card.Health;
-            HasTaunt = card.Tags[GameTag.TAUNT] == 1;
+            HasTaunt = card[GameTag.TAUNT] == 1;
         }
         internal override Playable CloneInto(Game g)
         {

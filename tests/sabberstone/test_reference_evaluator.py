@@ -1,8 +1,10 @@
 """The bridge as the reference evaluator, on the STAND-IN assemblies (a toy game and a toy
 planner with SabberStone's API, tests/sabberstone/*StandIn.cs): games are functions of their two
-seeds (GameConfig.RandomSeed and Util.ThreadLocalRandom), across processes; stat overrides do not
-outlive their batch; and the replay command agrees with records it made itself and reports a
-record it is given that differs. These check the bridge's plumbing, not Hearthstone rules."""
+seeds (GameConfig.RandomSeed and Util.ThreadLocalRandom), across processes; the planner is seeded
+as the reference records mean `search_seed`, and the old one-step-off seeding is told apart;
+card usage counts the deck's own cards; stat overrides (a spell's attack too) do not outlive
+their batch; and the replay command agrees with records it made itself and reports a record it
+is given that differs. These check the bridge's plumbing, not Hearthstone rules."""
 from __future__ import annotations
 
 import json
@@ -55,19 +57,111 @@ def test_games_are_functions_of_their_two_seeds(stand_in_dir, cache_env):
     assert other["games"] != first["games"]
     # Overrides change the games while their batch runs, and nothing after it.
     assert first["overridden"] != first["games"] and first["after"] == first["games"]
+    # Card plays are the deck's own cards; the card each player is given on its second turn
+    # (as The Coin or Bananas are) is counted apart.
+    deck = set(__import__("workers.protocol.evaluate", fromlist=["x"]).miracle_rogue())
+    assert all(card in deck for g in first["games"] for card, _ in g["card_plays"])
+    assert any(g["other_plays"] == [["STANDIN_GIFT", 1]] for g in first["games"])
+
+
+# Runs in a child process: compiles Bridge.cs with its planner seeding replaced (argv[2]: "as is",
+# "records": the reference harness's way, which seeds SabberStone's shared generator and gives the
+# thread a fresh slot, by reflection on the private fields of Util.ThreadLocalRandom; "old": the
+# bridge's seeding before it was fixed, SetSeed(search_seed)), and plays the same games with it.
+SEEDED_AS = r"""
+import json, sys
+from pathlib import Path
+from workers.sabberstone import protocol
+from workers.sabberstone.compiler import BRIDGE_SOURCE, compile_bridge, find_compiler
+from workers.sabberstone.runtime import _load_pythonnet
+from workers.protocol.evaluate import default_opponents, miracle_rogue
+folder, how, scratch = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+fixed = "Util.ThreadLocalRandom.SetSeed(new Random(searchSeed).Next());"
+seeding = {"as is": fixed,
+           "old": "Util.ThreadLocalRandom.SetSeed(searchSeed);",
+           "records": 'var tlr = typeof(Util.ThreadLocalRandom); '
+                      'tlr.GetField("globalRandom", BindingFlags.NonPublic | BindingFlags.Static).SetValue(null, new Random(searchSeed)); '
+                      'tlr.GetField("threadRandom", BindingFlags.NonPublic | BindingFlags.Static).SetValue(null, '
+                      'new System.Threading.ThreadLocal<Random>(Util.ThreadLocalRandom.NewRandom));'}[how]
+text = BRIDGE_SOURCE.read_text()
+assert text.count(fixed) == 1
+source = scratch / "Bridge.cs"
+source.write_text(text.replace(fixed, seeding))
+_load_pythonnet("mono")
+import clr
+for name in ("SabberStoneCore.dll", "SabberStoneBasicAI.dll"):
+    clr.AddReference(str(folder / name))
+clr.AddReference(str(compile_bridge(folder, find_compiler("mono"), source=source)))
+from DsameBridge import Bridge
+games = [(g, g % 6, 7000 + 13 * g, 400 + 31 * g) for g in range(24)]
+request = protocol.build_request(miracle_rogue(), games, default_opponents(), beam_depth=3, beam_width=3)
+print(json.dumps([g.__dict__ for g in protocol.parse_summary(str(Bridge.PlayBatch(request)))[1]]))
+"""
+
+
+def _seeded_as(stand_in_dir, cache, tmp_path, how: str) -> list[dict]:
+    scratch = tmp_path / how.replace(" ", "_")
+    scratch.mkdir()
+    done = subprocess.run([sys.executable, "-c", SEEDED_AS, str(stand_in_dir), how, str(scratch)], cwd=ROOT,
+                          env=_env(cache), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_planner_is_seeded_as_the_records_mean_search_seed(stand_in_dir, cache_env, tmp_path):
+    """The records' search_seed seeds SabberStone's shared generator, and the thread's generator
+    is made from it on first use: the bridge must give exactly those games, and the old seeding
+    (the thread's generator seeded with search_seed itself) other plans."""
+    records = _seeded_as(stand_in_dir, cache_env, tmp_path, "records")
+    assert all(g["error"] is None for g in records)
+    assert _seeded_as(stand_in_dir, cache_env, tmp_path, "as is") == records
+    old = _seeded_as(stand_in_dir, cache_env, tmp_path, "old")
+    assert [g["game_seed"] for g in old] == [g["game_seed"] for g in records]
+    assert sum(a != b for a, b in zip(old, records)) >= 3
+
+
+OVERRIDES = r"""
+import json, sys
+from workers.sabberstone import engine
+from workers.sabberstone.runtime import load_bridge
+load_bridge(sys.argv[1])
+from SabberStoneCore.Model import Cards
+from SabberStoneCore.Enums import GameTag
+spell, minion = Cards.FromId("SPELL_7"), Cards.FromId("CS2_072")
+before = [spell.Tags.ContainsKey(GameTag.ATK), spell.Tags.ContainsKey(GameTag.HEALTH), minion.ATK, minion.Health]
+games = [(g, g % 6, 900 + g, 40 + g) for g in range(3)]
+played = engine.play_seeded(engine.builtin.miracle_rogue(), games, engine.default_opponents(), path=sys.argv[1],
+                            beam_depth=2, beam_width=2,
+                            stat_overrides={"SPELL_7": {"cost": 1, "atk": 3, "health": 2}, "CS2_072": {"atk": 9}})
+after = [spell.Tags.ContainsKey(GameTag.ATK), spell.Tags.ContainsKey(GameTag.HEALTH), minion.ATK, minion.Health]
+print(json.dumps({"before": before, "after": after, "errors": [g.error for g in played]}))
+"""
+
+
+def test_overrides_of_a_spells_attack_and_health_play_and_are_undone(stand_in_dir, cache_env):
+    """A spell has no attack or health tag: overriding them writes the tags (as the reference
+    does) instead of failing, and the batch's end removes them again."""
+    done = subprocess.run([sys.executable, "-c", OVERRIDES, str(stand_in_dir)], cwd=ROOT, env=_env(cache_env),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["errors"] == [None, None, None]
+    assert out["before"] == out["after"] and out["before"][:2] == [False, False]
 
 
 def _records_file(tmp_path, games: list[dict]) -> Path:
     """A record file in the reference format (shared/reference/sabberstone/runs), made from games
     the stand-in played (so a replay on the stand-in should agree with every one)."""
     from workers.protocol.evaluate import default_opponents, miracle_rogue
-    records = []
+    records, usage = [], {}
     for g in games:
-        record = {k: v for k, v in g.items() if k not in ("card_plays", "error")}
+        record = {k: v for k, v in g.items() if k not in ("card_plays", "other_plays", "error")}
         record["health_diff"] = g["p1_hp"] - g["p2_hp"]
         records.append(record)
+        for card, n in g["card_plays"]:
+            usage[card] = usage.get(card, 0) + n
     run = {"deck": miracle_rogue(), "depth": 13, "width": 4, "nerfs": "none", "nerfs_applied": "none",
-           "game_logging_history": True, "games": records,
+           "game_logging_history": True, "games": records, "card_usage": usage,
            "opponents": [{"name": o.name, "class": o.hero_class, "strategy": o.strategy.capitalize()}
                          for o in default_opponents()]}
     path = tmp_path / "stand_in_run.json"
@@ -96,11 +190,20 @@ def test_replay_agrees_with_its_own_records_and_reports_a_difference(stand_in_di
     done = subprocess.run(command + ["--json", str(tmp_path / "out.json")], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
-    assert "stand_in_run.json: 8/8 games agree on every statistic" in done.stdout
-    assert done.stdout.count("agrees") == 8
+    assert "stand_in_run.json: 8/8 games agree on every statistic; card usage agrees" in done.stdout
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith("game ")]
+    assert len(lines) == 8 and lines[4].endswith("agrees   [5/5 agree so far]")
     assert json.loads((tmp_path / "out.json").read_text())[str(records)]["agree"] == 8
 
     run = json.loads(records.read_text())
+    card = sorted(run["card_usage"])[0]
+    run["card_usage"][card] += 1  # the games agree, the card usage does not
+    records.write_text(json.dumps(run))
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert (f"8/8 games agree on every statistic; card usage differs: {card} {run['card_usage'][card]} -> "
+            f"{run['card_usage'][card] - 1}") in done.stdout
+    run["card_usage"][card] -= 1
     run["games"][5]["hand_size"] += 1  # a record that does not match its game
     run["games"][5]["won"] = 1 - run["games"][5]["won"]
     records.write_text(json.dumps(run))
@@ -110,6 +213,8 @@ def test_replay_agrees_with_its_own_records_and_reports_a_difference(stand_in_di
     hand = games[5]["hand_size"]
     assert "differs:" in line and f"hand_size {hand + 1} -> {hand}" in line and "won " in line
     assert "stand_in_run.json: 7/8 games agree on every statistic" in done.stdout
+    done = subprocess.run(command + ["--games", "3"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "3/3 games agree on every statistic; card usage not compared" in done.stdout
 
 
 @pytest.mark.parametrize("damage, expected", [

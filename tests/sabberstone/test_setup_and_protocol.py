@@ -88,11 +88,18 @@ def test_request_carries_the_protocol():
 
 
 def test_summary_parses_into_game_records_with_errors_kept():
-    # G index opponent game_seed search_seed, then the 16 statistics, then the card plays
+    # G index opponent game_seed search_seed, then the 16 statistics, then the deck's card plays
+    # and the other cards' plays; E: a game that threw, S: one the bridge's guard stopped
     text = (f"{HEADER} seeded=1 overrides=0\n"
-            "G\t0\t0\t-5\t77\t1\t0\t12\t-2\t9\t17\t31\t40\t11\t17\t40\t5\t123456\t9\t10\t8\tCS2_072:2,EX1_134:1\n"
-            "E\t1\t1\t456\t78\tNullReferenceException: Object reference not set\n")
-    header, (won, failed) = parse_summary(text)
+            "G\t0\t0\t-5\t77\t1\t0\t12\t-2\t9\t17\t31\t40\t11\t17\t40\t5\t123456\t9\t10\t8\tCS2_072:2,EX1_134:1\t"
+            "GAME_005:1\n"
+            "E\t1\t1\t456\t78\tNullReferenceException: Object reference not set\n"
+            "G\t2\t2\t9\t79\t0\t0\t1\t5\t9\t17\t31\t40\t11\t17\t40\t5\t-9876543210123\t9\t10\t8\t-\t-\n"
+            "S\t3\t3\t457\t80\tgame still running after 200 turns\n")
+    header, (won, failed, long_score, stopped) = parse_summary(text)
+    assert long_score.option_score == -9876543210123 and long_score.card_plays == long_score.other_plays == ()
+    assert stopped.error == ("stopped by the bridge's guard (no such limit in the reference): "
+                             "game still running after 200 turns")
     assert header == {"seeded": "1", "overrides": "0"}
     assert (won.game, won.game_seed, won.search_seed, won.won, won.p1_hp, won.p2_hp) == (0, 2 ** 64 - 5, 77, 1, 12, -2)
     assert (won.health_diff, won.num_turns, won.game_turn, won.hand_size, won.hand_size_start) == (14, 9, 17, 31, 40)
@@ -101,7 +108,7 @@ def test_summary_parses_into_game_records_with_errors_kept():
     record = won.record()
     assert (record.seed, record.won, record.turns, record.hand_size_sum, record.minion_damage) == (2 ** 64 - 5, True, 9, 31, 17)
     assert (record.mana_spent, record.mana_available, record.hand_size_start_sum) == (40, 45, 40)
-    assert record.card_plays == (("CS2_072", 2), ("EX1_134", 1))
+    assert record.card_plays == (("CS2_072", 2), ("EX1_134", 1)) and won.other_plays == (("GAME_005", 1),)
     assert failed.error.startswith("SabberStone: NullReferenceException") and failed.game_seed == 456
     from workers.protocol.results import summarize
     result = summarize([record, failed.record()], {}, ["a", "b"])
@@ -111,7 +118,7 @@ def test_summary_parses_into_game_records_with_errors_kept():
     with pytest.raises(ValueError, match="malformed"):
         parse_summary(f"{HEADER}\nG\t0\t1\n")
     with pytest.raises(ValueError, match="malformed"):
-        parse_summary(f"{HEADER}\n" + "\t".join(["G"] + ["x"] * 21) + "\n")
+        parse_summary(f"{HEADER}\n" + "\t".join(["G"] + ["x"] * 22) + "\n")
 
 
 def test_compare_engines_side_by_side(tmp_path):

@@ -2,7 +2,10 @@
 
 The evaluated deck always goes first; game g is played against opponent g mod 6 with a seed
 derived from (evaluation seed, g), so any split of the games into chunks (Dask tasks) gives
-the same records. Each worker process builds the card library once and keeps it.
+the same records. A game that raises inside the engine is played again with new seeds (up to
+ATTEMPTS tries in all), as the reference evaluator does; every failed try is kept in the
+records (and in the evaluation's `errors`), and only a finished game counts. Each worker process
+builds the card library once and keeps it.
 """
 from __future__ import annotations
 
@@ -28,6 +31,15 @@ from ..players.tally import Tally
 from .results import EvaluationResult, GameRecord, deck_statistics, summarize
 
 PLAYER_KINDS = ("beam", "random")
+# EvoStone2's GameDispatcher restarts a game that threw until it finishes; the reference records
+# were played with at most 5 tries, and so is every engine here (a game that fails them all is
+# left out of the evaluation and counted in its errors).
+ATTEMPTS = 5
+
+
+def game_seed(seed: int, game_index: int, attempt: int = 0) -> int:
+    """The seed of game `game_index` of an evaluation on its `attempt`-th try (0: the first)."""
+    return derive(seed, game_index) if attempt == 0 else derive(seed, game_index, attempt)
 
 
 @dataclass(frozen=True)
@@ -164,8 +176,9 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                stat_overrides: dict | None = None, beam_depth: int = 13, beam_width: int = 4,
                hero_class: str = "ROGUE", hide_deck_order: bool = False,
                recorder=None) -> list[GameRecord]:
-    """Play the protocol's games with these indices; a game that raises inside the engine is
-    recorded with its seed and message, never retried with another seed. `hide_deck_order`:
+    """Play the protocol's games with these indices; a try that raises inside the engine is
+    recorded with its seed and message, and the game played again with the next seed (at most
+    ATTEMPTS tries). `hide_deck_order`:
     both beam players plan without knowing their decks' order (see BeamSearchPlayer).
     `recorder` (default none): logs the states at each turn's end (workers.learning.states); it is told
     `start_game(game_index, opponent_index)` before each game."""
@@ -176,29 +189,39 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
     records = []
     for g_index in game_indices:
         opponent_index = g_index % len(opponents)
-        game_seed = derive(seed, g_index)
-        if recorder is not None:
-            recorder.start_game(g_index, opponent_index)
-        try:
-            g, tally = play_one_game(deck, opponents[opponent_index], game_seed, player=player,
-                              strategy=strategy, stat_overrides=stat_overrides,
-                              beam_depth=beam_depth, beam_width=beam_width, hero_class=hero_class,
-                              hide_deck_order=hide_deck_order, recorder=recorder)
-        except Exception as exc:  # an engine bug: record it so the game can be replayed
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            records.append(GameRecord(g_index, opponent_index, game_seed, False, 0, 0, 0, 0, 0, 0,
-                                      0, 0, error=f"{type(exc).__name__}: {exc} "
-                                                  f"({Path(where.filename).name}:{where.lineno})"))
-            continue
-        own, enemy = g.players
-        records.append(GameRecord(
-            game_index=g_index, opponent_index=opponent_index, seed=game_seed,
-            won=g.winner == 0, own_health=own.hero.health, enemy_health=enemy.hero.health,
-            turns=own.turns, hand_size_sum=tally.hand_size_sum, minion_damage=tally.minion_damage,
-            cards_drawn=tally.cards_drawn, mana_spent=tally.mana_spent,
-            mana_available=tally.mana_available, hand_size_start_sum=tally.hand_size_start_sum,
-            card_plays=tuple(sorted(tally.card_plays.items()))))
+        for attempt in range(ATTEMPTS):
+            seed_now = game_seed(seed, g_index, attempt)
+            if recorder is not None:
+                recorder.start_game(g_index, opponent_index)
+            try:
+                g, tally = play_one_game(deck, opponents[opponent_index], seed_now, player=player,
+                                         strategy=strategy, stat_overrides=stat_overrides,
+                                         beam_depth=beam_depth, beam_width=beam_width,
+                                         hero_class=hero_class, hide_deck_order=hide_deck_order,
+                                         recorder=recorder)
+            except Exception as exc:  # an engine bug: record it so the try can be replayed
+                where = traceback.extract_tb(exc.__traceback__)[-1]
+                records.append(GameRecord(g_index, opponent_index, seed_now, False, 0, 0, 0, 0, 0, 0,
+                                          0, 0, error=f"{type(exc).__name__}: {exc} "
+                                                      f"({Path(where.filename).name}:{where.lineno})"))
+                continue
+            own, enemy = g.players
+            records.append(GameRecord(
+                game_index=g_index, opponent_index=opponent_index, seed=seed_now,
+                won=g.winner == 0, own_health=own.hero.health, enemy_health=enemy.hero.health,
+                turns=own.turns, hand_size_sum=tally.hand_size_sum, minion_damage=tally.minion_damage,
+                cards_drawn=tally.cards_drawn, mana_spent=tally.mana_spent,
+                mana_available=tally.mana_available, hand_size_start_sum=tally.hand_size_start_sum,
+                card_plays=deck_plays(tally.card_plays, deck)))
+            break
     return records
+
+
+def deck_plays(plays: Mapping[str, int], deck: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """The plays of the deck's own cards (the reference's card usage), sorted by card id: cards
+    given or generated during the game (The Coin, Bananas, ...) are not the deck's."""
+    own = set(deck)
+    return tuple(sorted((card, n) for card, n in plays.items() if card in own))
 
 
 @lru_cache(maxsize=1)

@@ -43,9 +43,9 @@ class GameRecord:
     cards_drawn: int  # per own turn, at least 1
     mana_spent: int  # the turn's used mana after each planning round (workers.players.tally)
     mana_available: int  # the turn's mana crystals after each planning round
-    error: str | None = None  # set when the engine raised; the game then counts nowhere else
+    error: str | None = None  # set when the engine raised; this try then counts nowhere else
     hand_size_start_sum: int = 0  # hand size at the start of each own turn (after the draw), summed
-    card_plays: tuple[tuple[str, int], ...] = ()  # (card id, times the evaluated player played it)
+    card_plays: tuple[tuple[str, int], ...] = ()  # (id of a deck card, times the evaluated player played it)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -68,7 +68,7 @@ class EvaluationResult:
     ancillary: dict[str, float]
     per_opponent: list[OpponentBreakdown]
     games: int  # games that finished without an engine error
-    errors: list[tuple[int, int, str]] = field(default_factory=list)  # (game index, seed, message)
+    errors: list[tuple[int, int, str]] = field(default_factory=list)  # failed tries: (game index, seed, message)
 
     def targets(self) -> list[float]:
         """The 12 surrogate targets in TARGET_NAMES order."""

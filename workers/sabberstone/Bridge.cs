@@ -12,11 +12,14 @@
 //   nn w1,w2,...(109 weights), deck ID,ID,..., opponent NAME CLASS aggro|control ID,ID,...,
 //   override ID cost atk health (-1 = keep), maxturns N, copyeveryaction 0|1,
 //   game INDEX OPPONENT GAME_SEED SEARCH_SEED
-// Summary: a header line "dsame-bridge 2 seeded=1 overrides=N", then per game
+// Summary: a header line "dsame-bridge 3 seeded=1 overrides=N", then per game
 //   G index opponent game_seed search_seed won tied p1_hp p2_hp num_turns game_turn hand_size
 //     hand_size_start cards_drawn damage_done mana_spent mana_wasted option_score
-//     p1_turns_counted searches_p1 searches_p2 card_plays(ID:n,...|-)
+//     p1_turns_counted searches_p1 searches_p2 card_plays(ID:n,...|-) other_plays(ID:n,...|-)
 //   E index opponent game_seed search_seed message      (a game that threw inside SabberStone)
+//   S index opponent game_seed search_seed reason       (a game the bridge's guard stopped)
+// card_plays counts player 1's plays of its deck's own cards (the reference's card_usage);
+// other_plays the cards it was given or generated during the game (The Coin, Bananas, ...).
 using System;
 using System.Collections.Generic;
 using System.Globalization;
@@ -35,7 +38,7 @@ namespace DsameBridge
 {
     public static class Bridge
     {
-        public const string Version = "dsame-bridge 2";
+        public const string Version = "dsame-bridge 3";
 
         /// <summary>How many cards SabberStone's database holds (0 = it did not load).</summary>
         public static int CardCount() { return Cards.All.Count(); }
@@ -68,13 +71,8 @@ namespace DsameBridge
                 foreach (var spec in batch.Games)
                 {
                     try { output.Append(batch.PlayOne(spec).Line(spec) + "\n"); }
-                    catch (Exception exc)
-                    {
-                        string message = (exc.GetType().Name + ": " + exc.Message).Replace('\t', ' ')
-                            .Replace('\n', ' ').Replace('\r', ' ');
-                        output.Append("E\t" + spec.Index + "\t" + spec.Opponent + "\t" + spec.GameSeed + "\t" +
-                                      spec.SearchSeed + "\t" + message + "\n");
-                    }
+                    catch (GameStopped stop) { output.Append(spec.Failure("S", stop.Message) + "\n"); }
+                    catch (Exception exc) { output.Append(spec.Failure("E", exc.GetType().Name + ": " + exc.Message) + "\n"); }
                 }
             }
             finally { overrides.Restore(); }  // the card database is shared by every later batch
@@ -86,6 +84,20 @@ namespace DsameBridge
     {
         public int Index, Opponent, SearchSeed;
         public long GameSeed;
+
+        /// <summary>The summary line of a game that did not finish: E (threw) or S (stopped).</summary>
+        public string Failure(string kind, string message)
+        {
+            message = message.Replace('\t', ' ').Replace('\n', ' ').Replace('\r', ' ');
+            return kind + "\t" + Index + "\t" + Opponent + "\t" + GameSeed + "\t" + SearchSeed + "\t" + message;
+        }
+    }
+
+    /// <summary>A game the bridge's guard stopped (no limit in the reference evaluator): reported
+    /// as stopped, never as a result.</summary>
+    public class GameStopped : Exception
+    {
+        public GameStopped(string reason) : base(reason) { }
     }
 
     public class OpponentSpec
@@ -99,29 +111,46 @@ namespace DsameBridge
     {
         public bool Won, Tied;
         public int P1Health, P2Health, NumTurns, GameTurn, HandSize, HandSizeStart, CardsDrawn, Damage,
-                   ManaSpent, ManaWasted, OptionScore, TurnsCounted, SearchesP1, SearchesP2;
+                   ManaSpent, ManaWasted, TurnsCounted, SearchesP1, SearchesP2;
+        public long OptionScore;  // a long, as the reference sums it
         public SortedDictionary<string, int> CardPlays = new SortedDictionary<string, int>(StringComparer.Ordinal);
+        public SortedDictionary<string, int> OtherPlays = new SortedDictionary<string, int>(StringComparer.Ordinal);
+
+        public void CountPlay(string cardId, ICollection<string> deck)
+        {
+            var plays = deck.Contains(cardId) ? CardPlays : OtherPlays;
+            int count;
+            plays.TryGetValue(cardId, out count);
+            plays[cardId] = count + 1;
+        }
+
+        static string Plays(SortedDictionary<string, int> plays)
+        {
+            return plays.Count > 0 ? string.Join(",", plays.Select(p => p.Key + ":" + p.Value)) : "-";
+        }
 
         public string Line(GameSpec spec)
         {
-            var plays = string.Join(",", CardPlays.Select(p => p.Key + ":" + p.Value));
             var fields = new object[] { "G", spec.Index, spec.Opponent, spec.GameSeed, spec.SearchSeed,
                 Won ? 1 : 0, Tied ? 1 : 0, P1Health, P2Health, NumTurns, GameTurn, HandSize, HandSizeStart,
                 CardsDrawn, Damage, ManaSpent, ManaWasted, OptionScore, TurnsCounted, SearchesP1, SearchesP2,
-                plays.Length > 0 ? plays : "-" };
+                Plays(CardPlays), Plays(OtherPlays) };
             return string.Join("\t", fields.Select(f => Convert.ToString(f, CultureInfo.InvariantCulture)));
         }
     }
 
     /// <summary>The classic stat overrides, written into the cards' tags and into the values Card
-    /// caches from them (Cost, ATK, Health have private setters), and put back after the batch.</summary>
+    /// caches from them (Cost, ATK, Health have private setters), and put back after the batch.
+    /// As the reference evaluator does: a tag the card lacks (a spell's attack or health) is
+    /// written all the same, and the cached attack and health are set only on minions.</summary>
     public class StatOverrides
     {
         static readonly GameTag[] Tags = { GameTag.COST, GameTag.ATK, GameTag.HEALTH };
         static readonly string[] Cached = { "Cost", "ATK", "Health" };
         readonly List<string> _ids;
         readonly List<int[]> _values;
-        readonly List<Tuple<Card, int, int>> _saved = new List<Tuple<Card, int, int>>();
+        // card, stat, the tag's old value (null: the card had no such tag), the cached old value
+        readonly List<Tuple<Card, int, int?, int>> _saved = new List<Tuple<Card, int, int?, int>>();
 
         public StatOverrides(List<string> ids, List<int[]> values) { _ids = ids; _values = values; }
 
@@ -131,12 +160,15 @@ namespace DsameBridge
             for (int i = 0; i < _ids.Count; i++)
             {
                 var card = Cards.FromId(_ids[i]);
-                if (card == null) continue;
+                if (card == null) throw new ArgumentException("SabberStone has no card " + _ids[i] + " to override");
                 for (int t = 0; t < 3; t++)
                 {
                     if (_values[i][t] < 0) continue;
-                    _saved.Add(Tuple.Create(card, t, card.Tags[Tags[t]]));
-                    Set(card, t, _values[i][t]);
+                    int old;
+                    bool had = card.Tags.TryGetValue(Tags[t], out old);
+                    _saved.Add(Tuple.Create(card, t, had ? old : (int?)null, GetCached(card, t)));
+                    card.Tags[Tags[t]] = _values[i][t];
+                    if (CachesStat(card, t)) SetCached(card, t, _values[i][t]);
                 }
                 applied++;
             }
@@ -145,16 +177,35 @@ namespace DsameBridge
 
         public void Restore()
         {
-            for (int i = _saved.Count - 1; i >= 0; i--) Set(_saved[i].Item1, _saved[i].Item2, _saved[i].Item3);
+            for (int i = _saved.Count - 1; i >= 0; i--)
+            {
+                Card card = _saved[i].Item1;
+                int t = _saved[i].Item2;
+                if (_saved[i].Item3.HasValue) card.Tags[Tags[t]] = _saved[i].Item3.Value;
+                else card.Tags.Remove(Tags[t]);
+                if (CachesStat(card, t)) SetCached(card, t, _saved[i].Item4);
+            }
             _saved.Clear();
         }
 
-        static void Set(Card card, int t, int value)
+        static bool CachesStat(Card card, int t) { return t == 0 || card.Type == CardType.MINION; }
+
+        static PropertyInfo CachedProperty(int t)
         {
-            card.Tags[Tags[t]] = value;
             var prop = typeof(Card).GetProperty(Cached[t], BindingFlags.Instance | BindingFlags.Public);
-            var setter = prop != null ? prop.GetSetMethod(true) : null;
-            if (setter != null && prop.PropertyType == typeof(int)) setter.Invoke(card, new object[] { value });
+            return prop != null && prop.PropertyType == typeof(int) ? prop : null;
+        }
+
+        static int GetCached(Card card, int t)
+        {
+            var prop = CachedProperty(t);
+            return prop != null ? (int)prop.GetValue(card) : 0;
+        }
+
+        static void SetCached(Card card, int t, int value)
+        {
+            var setter = CachedProperty(t)?.GetSetMethod(true);
+            if (setter != null) setter.Invoke(card, new object[] { value });
         }
     }
 
@@ -240,13 +291,24 @@ namespace DsameBridge
         }
 
         // Guards against a hang that real decks never reach (fatigue ends games; a turn ends
-        // after a few plans): the game then fails with a message instead of running forever.
+        // after a few plans): the game is then reported as stopped instead of running forever.
         const int MaxPlansPerTurn = 500;
 
         static void CheckProgress(int plansThisTurn)
         {
             if (plansThisTurn >= MaxPlansPerTurn)
-                throw new InvalidOperationException("a player planned " + MaxPlansPerTurn + " times in one turn");
+                throw new GameStopped("a player planned " + MaxPlansPerTurn + " times in one turn");
+        }
+
+        /// <summary>Seeds the generator the planner's clones draw their randomness from (Game.Clone
+        /// seeds each clone from this thread's Util.ThreadLocalRandom; the game itself draws from
+        /// GameConfig.RandomSeed), as the reference records mean `search_seed`: SabberStone's shared
+        /// generator becomes new Random(search_seed) and the thread's generator is created from it
+        /// on first use, new Random(shared.Next()). SetSeed(new Random(seed).Next()) is exactly that
+        /// thread generator; SetSeed(seed) would be one step off.</summary>
+        public static void SeedPlanner(int searchSeed)
+        {
+            Util.ThreadLocalRandom.SetSeed(new Random(searchSeed).Next());
         }
 
         /// <summary>One game as EvoStone2's GameEvaluator plays it: player 1 (the evaluated deck)
@@ -255,9 +317,7 @@ namespace DsameBridge
         public GameStats PlayOne(GameSpec spec)
         {
             var opponent = Opponents[spec.Opponent];
-            // The planner's clones draw their randomness from this thread's Util.ThreadLocalRandom
-            // (Game.Clone seeds each clone from it); the game itself from GameConfig.RandomSeed.
-            Util.ThreadLocalRandom.SetSeed(spec.SearchSeed);
+            SeedPlanner(spec.SearchSeed);
             var game = new Game(new GameConfig
             {
                 StartPlayer = 1,
@@ -277,16 +337,20 @@ namespace DsameBridge
             var planners = new[] { PlannerOf(Evaluated, spec, CopyEveryAction), PlannerOf(opponent.Strategy, spec, CopyEveryAction) };
 
             game.StartGame();
-            game.Process(ChooseTask.Mulligan(game.Player1, planners[0].Keep(game, game.Player1)));
-            game.Process(ChooseTask.Mulligan(game.Player2, planners[1].Keep(game, game.Player2)));
+            // Both players decide before either mulligan is applied, as the reference does.
+            var keep1 = planners[0].Keep(game, game.Player1);
+            var keep2 = planners[1].Keep(game, game.Player2);
+            game.Process(ChooseTask.Mulligan(game.Player1, keep1));
+            game.Process(ChooseTask.Mulligan(game.Player2, keep2));
             game.MainReady();
 
             var stats = new GameStats();
             var me = game.Player1;
+            var deckIds = new HashSet<string>(Deck);
             while (game.State != State.COMPLETE)
             {
                 if (game.Turn > MaxTurns)
-                    throw new InvalidOperationException("game still running after " + MaxTurns + " turns");
+                    throw new GameStopped("game still running after " + MaxTurns + " turns");
                 if (game.State == State.RUNNING && game.CurrentPlayer == me)
                     stats.HandSizeStart += me.HandZone.Count;
                 int drawn = 1;  // the most cards drawn this turn, read before each action
@@ -304,11 +368,7 @@ namespace DsameBridge
                         if (!game.Process(task)) break;
                         drawn = Math.Max(drawn, drawnBefore);
                         if (task.PlayerTaskType == PlayerTaskType.PLAY_CARD)
-                        {
-                            int count;
-                            stats.CardPlays.TryGetValue(task.Source.Card.Id, out count);
-                            stats.CardPlays[task.Source.Card.Id] = count + 1;
-                        }
+                            stats.CountPlay(task.Source.Card.Id, deckIds);
                         if (task.PlayerTaskType == PlayerTaskType.MINION_ATTACK)
                             stats.Damage += ((ICharacter)task.Source).AttackDamage;
                         if (game.CurrentPlayer.Choice != null || randomHappened)

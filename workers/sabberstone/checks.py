@@ -30,9 +30,9 @@ MONO_BUG = ("SabberStone crashed while playing and copying games{detail}. On Mon
             f"{RUNTIME_ENV}=coreclr)")
 
 
-def check_static(path: str | None = None) -> dict:
+def check_static(path: str | None = None, source: str = "engine.path") -> dict:
     """What can be checked without starting .NET: folder, DLL, pythonnet, a compiler, a runtime."""
-    folder = sabberstone_dir(path)
+    folder = sabberstone_dir(path, source)
     try:
         import pythonnet  # noqa: F401
     except ImportError:
@@ -41,9 +41,11 @@ def check_static(path: str | None = None) -> dict:
     return {"folder": str(folder), "compiler": compiler.kind, "runtime": runtime_kind(compiler.kind)}
 
 
-def check(path: str | None = None, games: int = CHECK_GAMES, timeout: float = 600) -> dict:
-    """The whole check; returns what it found (folder, runtime, card count)."""
-    found = check_static(path)
+def check(path: str | None = None, games: int = CHECK_GAMES, timeout: float = 600,
+          source: str = "engine.path") -> dict:
+    """The whole check; returns what it found (folder, runtime, card count). `source`: where
+    `path` came from, for the messages."""
+    found = check_static(path, source)
     # The child runs in a scratch folder: a dying Mono writes its crash reports into the cwd.
     root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
@@ -93,7 +95,7 @@ def main(argv: list[str]) -> int:
         if argv[:1] == ["--in-process"]:
             print(_in_process(argv[1], int(argv[2])), flush=True)
         else:
-            found = check(argv[0] if argv else None)
+            found = check(argv[0] if argv else None, source="the command line")
             print("SabberStone ready: " + ", ".join(f"{k} {v}" for k, v in found.items()))
     except SabberStoneSetupError as exc:
         print(f"error: {exc}", flush=True)

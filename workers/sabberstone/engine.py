@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..engine.rng import derive
 from ..protocol import evaluate as builtin
 from ..protocol.results import EvaluationResult, GameRecord, summarize
 from .protocol import BridgeGame, build_request, parse_summary, search_seed
@@ -27,10 +26,12 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                hero_class: str = "ROGUE", path: str | None = None,
                hide_deck_order: bool = False) -> list[GameRecord]:
     """The protocol's games with these indices, played in one bridge call. Game g: opponent
-    g mod 6, game seed derive(seed, g) as in the built-in engine (SabberStone's
-    GameConfig.RandomSeed), planner seed search_seed(game seed) (its Util.ThreadLocalRandom).
-    A game that throws inside SabberStone comes back as a record with its seed and message
-    (counted, never retried).
+    g mod 6, game seed as in the built-in engine (`builtin.game_seed`: SabberStone's
+    GameConfig.RandomSeed), and search_seed(game seed), which seeds the planner's
+    Util.ThreadLocalRandom as the reference records do (see `protocol`). A game that throws inside
+    SabberStone, or that the bridge's guard stops, comes back as a record with its seed and
+    message, and is played again with its next seeds, as on the built-in engine (at most
+    builtin.ATTEMPTS tries, each in one more bridge call).
     `hide_deck_order` is accepted for the built-in engine's interface; True is refused
     (ValueError) before anything is played, as SabberStone's planner cannot hide the order."""
     if hide_deck_order:
@@ -39,14 +40,20 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                          "always knows the next card drawn; use the builtin engine to hide it")
     builtin.validate_deck(deck, stat_overrides, hero_class=hero_class)
     opponents = opponents if opponents is not None else default_opponents()
-    games = []
-    for g in game_indices:
-        game_seed = derive(seed, g)
-        games.append((g, g % len(opponents), game_seed, search_seed(game_seed)))
-    played = play_seeded(deck, games, opponents, player=player, strategy=strategy,
-                         stat_overrides=stat_overrides, beam_depth=beam_depth, beam_width=beam_width,
-                         hero_class=hero_class, path=path)
-    return [game.record() for game in played]
+    records, pending = [], list(game_indices)
+    for attempt in range(builtin.ATTEMPTS):
+        games = []
+        for g in pending:
+            game_seed = builtin.game_seed(seed, g, attempt)
+            games.append((g, g % len(opponents), game_seed, search_seed(game_seed)))
+        played = play_seeded(deck, games, opponents, player=player, strategy=strategy,
+                             stat_overrides=stat_overrides, beam_depth=beam_depth, beam_width=beam_width,
+                             hero_class=hero_class, path=path)
+        records += [game.record() for game in played]
+        pending = [game.game for game in played if game.error]
+        if not pending:
+            break
+    return sorted(records, key=lambda r: r.game_index)  # stable: a game's failed tries come first
 
 
 def play_seeded(deck: Sequence[str], games: Sequence[tuple[int, int, int, int]], opponents, *,

@@ -17,13 +17,14 @@ HOW = (f"set engine.path=<folder holding {CORE_DLL} and {AI_DLL}> or the environ
        "github.com/HearthSim/SabberStone, built by you)")
 
 
-def sabberstone_dir(path: str | os.PathLike | None = None) -> Path:
-    """The configured folder, checked to hold both assemblies; SabberStoneSetupError else."""
+def sabberstone_dir(path: str | os.PathLike | None = None, source: str = "engine.path") -> Path:
+    """The configured folder, checked to hold both assemblies; SabberStoneSetupError else.
+    `source`: where `path` came from, for the messages (a command's argument, engine.path)."""
     raw = path if path not in (None, "") else os.environ.get(ENV) or None
     if raw is None:
         raise SabberStoneSetupError(f"engine=sabberstone needs a SabberStone build: {HOW}")
     folder = Path(raw).expanduser()
-    source = "engine.path" if path not in (None, "") else ENV
+    source = source if path not in (None, "") else ENV
     if not folder.is_dir():
         raise SabberStoneSetupError(f"SabberStone folder {folder} (from {source}) does not exist: {HOW}")
     missing = [name for name in ASSEMBLIES if not (folder / name).is_file()]

@@ -1,5 +1,10 @@
 """The text the bridge exchanges with Python: one request and one summary per batch, and the
-seeds of a game (SabberStone takes two: the game's own and the planner's)."""
+seeds of a game. SabberStone takes two: `game_seed` is GameConfig.RandomSeed (the real game's
+shuffle, mulligan draws and random effects); `search_seed` seeds Util.ThreadLocalRandom, from
+which every Game.Clone() of the planner takes its randomness, the way SabberStone seeds it
+itself: its shared generator becomes `new Random(search_seed)` and the playing thread's generator
+is created from it on first use, so it is `new Random(new Random(search_seed).Next())`, not
+`new Random(search_seed)` (the reference records mean this; Bridge.SeedPlanner does it)."""
 from __future__ import annotations
 
 import json
@@ -11,20 +16,22 @@ from .. import DATA
 from ..engine.rng import derive
 from ..protocol.results import GameRecord
 
-HEADER = "dsame-bridge 2"
+HEADER = "dsame-bridge 3"
 NN_WEIGHTS = DATA / "player_strategy_nn.json"
 SEARCH_STREAM = 0x5EA4C4  # the planner's seed is derived from the game's on its own stream
 
 
 def search_seed(game_seed: int) -> int:
-    """The seed of SabberStone's Util.ThreadLocalRandom for a game (an int: System.Random's seed)."""
+    """A game's `search_seed` (an int, as System.Random's seed; see the module's docstring)."""
     return derive(game_seed, SEARCH_STREAM) & 0x7FFFFFFF
 
 
 @dataclass(frozen=True)
 class BridgeGame:
     """One game as the bridge reports it: the reference evaluator's statistics under the names of
-    the reference records (shared/reference/sabberstone/runs/*.json), or the error it raised."""
+    the reference records (shared/reference/sabberstone/runs/*.json), or the error it raised (or
+    why the bridge's guard stopped it). `card_plays`: player 1's plays of its deck's own cards
+    (the records' card_usage); `other_plays`: of cards it was given or generated in the game."""
 
     game: int
     opponent: int
@@ -47,6 +54,7 @@ class BridgeGame:
     searches_p1: int = 0
     searches_p2: int = 0
     card_plays: tuple[tuple[str, int], ...] = field(default=())
+    other_plays: tuple[tuple[str, int], ...] = field(default=())
     error: str | None = None
 
     @property
@@ -60,7 +68,8 @@ class BridgeGame:
                           self.mana_spent + self.mana_wasted, self.error, self.hand_size_start, self.card_plays)
 
 
-COUNTS = tuple(f.name for f in fields(BridgeGame))[4:-2]  # the integer statistics, in line order
+COUNTS = tuple(f.name for f in fields(BridgeGame))[4:-3]  # the integer statistics, in line order
+FAILURES = {"E": "SabberStone: ", "S": "stopped by the bridge's guard (no such limit in the reference): "}
 
 
 def _clean(text: str) -> str:
@@ -113,13 +122,14 @@ def parse_summary(text: str) -> tuple[dict, list[BridgeGame]]:
     for line in lines[1:]:
         f = line.split("\t")
         try:
-            if f[0] == "G" and len(f) == 6 + len(COUNTS):
+            if f[0] == "G" and len(f) == 7 + len(COUNTS):
                 games.append(BridgeGame(int(f[1]), int(f[2]), _unsigned(f[3]), int(f[4]),
-                                        *map(int, f[5:-1]), card_plays=_card_plays(f[-1])))
+                                        *map(int, f[5:-2]), card_plays=_card_plays(f[-2]),
+                                        other_plays=_card_plays(f[-1])))
                 continue
-            if f[0] == "E" and len(f) >= 6:
+            if f[0] in FAILURES and len(f) >= 6:
                 games.append(BridgeGame(int(f[1]), int(f[2]), _unsigned(f[3]), int(f[4]),
-                                        error=f"SabberStone: {' '.join(f[5:])}"))
+                                        error=FAILURES[f[0]] + " ".join(f[5:])))
                 continue
         except ValueError:
             pass

@@ -7,22 +7,25 @@ statistic comes out the same.
 A record file (workers/data/sabberstone/runs/*.json, the format of shared/reference/sabberstone)
 holds the evaluated deck, the stat overrides it applied, whether SabberStone's game history was
 on, the planner's depth and width, and per game its opponent and SabberStone's two seeds
-(`game_seed`: GameConfig.RandomSeed; `search_seed`: Util.ThreadLocalRandom). Each game is
-played again with those seeds by the reference evaluator's rules (engine=sabberstone) and every
-statistic the record holds is compared. Exit status: 0 when every game agrees, 1 when any
-differs, 2 when the file or the SabberStone build cannot be used.
+(`game_seed`: GameConfig.RandomSeed; `search_seed`: the seed of Util.ThreadLocalRandom's shared
+generator, from which the playing thread's generator is created on first use, i.e.
+`new Random(new Random(search_seed).Next())`; see workers.sabberstone.protocol). Each game is
+played again with those seeds by the reference evaluator's rules (engine=sabberstone), one line
+per game as it finishes, and every statistic the record holds is compared; once a whole file is
+replayed, so is its card usage (plays of the deck's own cards). A record is the try that
+finished: its seeds are replayed once, never retried. Exit status: 0 when every game and the
+card usage agree, 1 when anything differs, 2 when the file or the SabberStone build cannot be used.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from . import SabberStoneSetupError
 from .protocol import BridgeGame
@@ -102,21 +105,22 @@ def _play(deck: list[str], seeds: list[tuple], opponents, settings: dict, path: 
 
 
 def replay(run: dict, run_path: Path, games: int | None = None, workers: int = 1,
-           path: str | None = None) -> list[BridgeGame]:
-    """The first `games` games of a loaded record file (all by default), played again in game
-    order, in `workers` processes."""
+           path: str | None = None) -> Iterator[BridgeGame]:
+    """The first `games` games of a loaded record file (all by default), played again one per
+    bridge call in `workers` processes, yielded in game order as soon as each is done."""
     opponents = opponents_of(run, run_path)
     settings = {"stat_overrides": stat_overrides(run), "beam_depth": int(run.get("depth", 13)),
                 "beam_width": int(run.get("width", 4)),
                 "history": bool(run.get("game_logging_history", True))}
     seeds = [tuple(g[k] for k in GAME_KEYS) for g in run["games"][:games]]
     if workers == 1:
-        return _play(run["deck"], seeds, opponents, settings, path)
-    size = math.ceil(len(seeds) / (4 * workers))
-    chunks = [seeds[i:i + size] for i in range(0, len(seeds), size)]
+        for one in seeds:
+            yield from _play(run["deck"], [one], opponents, settings, path)
+        return
     with ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(_play, run["deck"], chunk, opponents, settings, path) for chunk in chunks]
-        return [g for future in futures for g in future.result()]
+        futures = [pool.submit(_play, run["deck"], [one], opponents, settings, path) for one in seeds]
+        for future in futures:
+            yield from future.result()
 
 
 def differences(reference: dict, played: BridgeGame) -> list[str]:
@@ -130,31 +134,57 @@ def differences(reference: dict, played: BridgeGame) -> list[str]:
     return out
 
 
-def compare(run: dict, played: Sequence[BridgeGame]) -> dict:
+def compare_game(run: dict, reference: dict, played: BridgeGame) -> dict:
+    return {"game": reference["game"], "opponent": run["opponents"][reference["opponent"]]["name"],
+            "differences": differences(reference, played)}
+
+
+def card_usage_differences(run: dict, played: Sequence[BridgeGame]) -> list[str] | None:
+    """How the replay's plays of the deck's own cards differ from the record's card_usage ([]:
+    identical); None when they cannot be compared (not every game replayed, or no card_usage)."""
+    if len(played) != len(run["games"]) or not isinstance(run.get("card_usage"), dict):
+        return None
+    plays = Counter()
+    for game in played:
+        plays.update(dict(game.card_plays))
+    usage = {k: int(v) for k, v in run["card_usage"].items()}
+    return [f"{card} {usage.get(card, 0)} -> {plays.get(card, 0)}" for card in sorted(set(usage) | set(plays))
+            if usage.get(card, 0) != plays.get(card, 0)]
+
+
+def result_of(rows: list[dict], usage: list[str] | None) -> dict:
     """Per game the differences, the count of games that agree, and the card usage check."""
-    rows = []
-    for reference, game in zip(run["games"], played):
-        rows.append({"game": reference["game"], "opponent": run["opponents"][reference["opponent"]]["name"],
-                     "differences": differences(reference, game)})
     result = {"games": len(rows), "agree": sum(not r["differences"] for r in rows), "rows": rows}
-    if len(played) == len(run["games"]) and isinstance(run.get("card_usage"), dict):
-        plays = Counter()
-        for game in played:
-            plays.update(dict(game.card_plays))
-        usage = {k: int(v) for k, v in run["card_usage"].items()}
-        result["card_usage_agrees"] = usage == {k: v for k, v in plays.items() if v}
+    if usage is not None:
+        result["card_usage_agrees"], result["card_usage_differences"] = not usage, usage
     return result
 
 
-def format_result(name: str, result: dict) -> str:
-    lines = [f"== {name}"]
-    for row in result["rows"]:
-        said = "agrees" if not row["differences"] else "differs: " + ", ".join(row["differences"])
-        lines.append(f"game {row['game']:>3} ({row['opponent']}): {said}")
+def format_row(row: dict, agree: int, done: int) -> str:
+    said = "agrees" if not row["differences"] else "differs: " + ", ".join(row["differences"])
+    return f"game {row['game']:>3} ({row['opponent']}): {said}   [{agree}/{done} agree so far]"
+
+
+def format_summary(name: str, result: dict) -> str:
     if "card_usage_agrees" in result:
-        lines.append(f"card usage: {'agrees' if result['card_usage_agrees'] else 'differs'}")
-    lines.append(f"{name}: {result['agree']}/{result['games']} games agree on every statistic")
-    return "\n".join(lines)
+        usage = result["card_usage_differences"]
+        usage = "card usage agrees" if not usage else "card usage differs: " + ", ".join(usage)
+    else:
+        usage = "card usage not compared (not every game replayed, or the file has no card_usage)"
+    return f"{name}: {result['agree']}/{result['games']} games agree on every statistic; {usage}"
+
+
+def replay_file(path: Path, run: dict, games: int | None, workers: int, build: str | None) -> dict:
+    """Replays one record file, printing each game's line as it finishes, then the summary."""
+    print(f"== {path.name}", flush=True)
+    rows, played = [], []
+    for reference, game in zip(run["games"], replay(run, path, games, workers, build)):
+        played.append(game)
+        rows.append(compare_game(run, reference, game))
+        print(format_row(rows[-1], sum(not r["differences"] for r in rows), len(rows)), flush=True)
+    result = result_of(rows, card_usage_differences(run, played))
+    print(format_summary(path.name, result), flush=True)
+    return result
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -175,11 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p, run in runs.items():
             opponents_of(run, p)
         from .locate import sabberstone_dir
-        sabberstone_dir(args.path)
+        sabberstone_dir(args.path, source="--path")
         for p, run in runs.items():
-            result = compare(run, replay(run, p, args.games, args.workers, args.path))
-            results[str(p)] = result
-            print(format_result(p.name, result), flush=True)
+            result = results[str(p)] = replay_file(p, run, args.games, args.workers, args.path)
             all_agree &= result["agree"] == result["games"] and result.get("card_usage_agrees", True)
     except (RecordFileError, SabberStoneSetupError) as exc:
         print(f"error: {exc}", file=sys.stderr)
