@@ -112,7 +112,7 @@ def run(args) -> str:
     engines = [(label, *_engine(label)) for label in args.engines]
     if "sabberstone" in args.engines:  # set up (or refused) before any game is played
         from workers.sabberstone.checks import check
-        path = check(args.sabberstone_dir)["folder"]
+        path = check(args.sabberstone_dir, source="--sabberstone-dir")["folder"]
         engines = [(label, module, {"path": path} if label == "sabberstone" else extra)
                    for label, module, extra in engines]
     records = {}

@@ -37,6 +37,15 @@ def test_missing_folder_and_missing_dll_are_named(tmp_path, monkeypatch):
     assert sabberstone_dir(str(tmp_path)) == tmp_path.resolve()
 
 
+@pytest.mark.parametrize("command, expected", [
+    (["workers.sabberstone.checks", "/no/such/folder"], "/no/such/folder (from the command line) does not exist"),
+    (["tools.compare_engines", "--sabberstone-dir", "/no/such/folder"], "(from --sabberstone-dir) does not exist"),
+])
+def test_a_folder_given_on_the_command_line_is_named_as_such(command, expected):
+    done = subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and expected in done.stdout + done.stderr, done.stdout + done.stderr
+
+
 @pytest.mark.parametrize("extra, env, expected", [
     ([], None, "needs a SabberStone build"),
     (["engine.path=/no/such/folder"], None, "/no/such/folder (from engine.path) does not exist"),
