@@ -1,15 +1,18 @@
 """Starting the Dask cluster the config names: LocalCluster by default, SLURM, or an address.
 
 Every cluster this module starts speaks TLS with credentials made for the run, so no one without
-them (another user on a shared node included) can submit code to its workers; dashboards listen
-on the loopback interface unless the config names another host. SIGINT and SIGTERM become a
-`Stopped` exit that closes the cluster on the way out."""
+them (another user on a shared node included) can submit code to its workers. The dashboard is
+off unless asked for (cluster.dashboard=true): it has no login, and even on the loopback interface
+every local user can open it. SIGINT and SIGTERM become a `Stopped` exit that closes the cluster
+on the way out."""
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import os
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -23,6 +26,7 @@ PIPELINE_SLURM_KEYS = ("qos", "tls", "lifetime_margin_min", "lifetime_stagger_mi
                        "dashboard_address")
 LOOPBACK = "127.0.0.1"
 START_ATTEMPTS = 3  # a local cluster whose start fails (a worker process killed early) starts again
+log = logging.getLogger(__name__)
 
 
 class ClusterStartError(PipelineError):
@@ -66,7 +70,8 @@ def dashboard_bind(address) -> str:
 def slurm_cluster_kwargs(cfg, security=None) -> dict:
     """dask_jobqueue.SLURMCluster's arguments from cluster.slurm: workers leave `lifetime_margin_min`
     (plus up to `lifetime_stagger_min`) before the walltime, so they retire cleanly instead of
-    being killed with their tasks; qos becomes a job directive; the dashboard stays local."""
+    being killed with their tasks; qos becomes a job directive; the dashboard is off unless
+    cluster.dashboard is true, and then listens on loopback unless a host is named."""
     from omegaconf import DictConfig, OmegaConf
     slurm = OmegaConf.to_container(cfg.slurm, resolve=True) if isinstance(cfg.slurm, DictConfig) else dict(cfg.slurm)
     opts = {k: v for k, v in slurm.items() if v is not None}
@@ -91,6 +96,7 @@ def slurm_cluster_kwargs(cfg, security=None) -> dict:
     opts.setdefault("python", sys.executable)
     scheduler_options = dict(opts.pop("scheduler_options", None) or {})
     scheduler_options.setdefault("dashboard_address", dashboard_bind(ours.get("dashboard_address")))
+    scheduler_options.setdefault("dashboard", bool(cfg.dashboard))
     opts["scheduler_options"] = scheduler_options
     if ours.get("tls", True):
         opts["security"] = security if security is not None else temporary_security()
@@ -195,17 +201,21 @@ def dask_setup(worker) -> None:
     driver's terminal and process group: a Ctrl-C reaches them too, but the driver closes them
     itself, so they ignore it instead of dying with a KeyboardInterrupt traceback each. Their
     complaints about a scheduler going away (it lives in the driver and closes on purpose) are
-    silenced: whatever goes wrong in a worker reaches the driver as a failed or lost task."""
+    silenced: whatever goes wrong in a worker reaches the driver as a failed or lost task.
+    The worker's own HTTP server (health and metrics pages, open to every local user) is closed:
+    nothing here reads it."""
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    worker.http_server.stop()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # --- the cluster -------------------------------------------------------------------------
-def start_local_cluster(n_workers: int | None, security, dashboard_address=None,
+def start_local_cluster(n_workers: int | None, security, dashboard_address=None, dashboard: bool = False,
                         attempts: int = START_ATTEMPTS):
-    """A LocalCluster on the loopback interface, TLS only; started again if a worker process
-    dies before the cluster is up ("Nanny failed to start"), one clear error after `attempts`."""
+    """A LocalCluster on the loopback interface, TLS only, its scheduler's HTTP server serving
+    nothing unless `dashboard`; started again if a worker process dies before the cluster is up
+    ("Nanny failed to start"), one clear error after `attempts`."""
     from distributed import LocalCluster
     n = int(n_workers or default_workers())
     problem = None
@@ -213,10 +223,11 @@ def start_local_cluster(n_workers: int | None, security, dashboard_address=None,
         if attempt:
             time.sleep(1.0)
         try:
-            return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK,
-                                protocol="tls://", security=security, preload=["pipeline.cluster.clusters"],
-                                dashboard_address=dashboard_bind(dashboard_address),
-                                silence_logs=logging.ERROR)
+            with _http_pages(dashboard):
+                return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK,
+                                    protocol="tls://", security=security, preload=["pipeline.cluster.clusters"],
+                                    dashboard_address=dashboard_bind(dashboard_address),
+                                    scheduler_kwargs={"dashboard": dashboard}, silence_logs=logging.ERROR)
         except Exception as exc:  # noqa: BLE001 - whatever stopped it, the next attempt may start
             if _STOP["pending"] is not None:  # a Ctrl-C may have ended the workers: no retry
                 _STOP["stopping"] = True
@@ -238,14 +249,61 @@ def open_cluster(cfg):
     openers = {"local": _open_local, "slurm": _open_slurm, "address": _open_address}
     if cfg.kind not in openers:
         raise ConfigError(f"cluster.kind must be local, slurm or address, got {cfg.kind!r}")
+    logging.getLogger("tornado.application").addFilter(_one_line_request_errors)
     with stop_on_signals(), contextlib.ExitStack() as stack:
-        yield openers[cfg.kind](cfg, stack)
+        client = openers[cfg.kind](cfg, stack)
+        if cfg.kind != "address":  # a cluster started elsewhere keeps the dashboard it has
+            _dashboard(client, bool(cfg.dashboard))
+        yield client
+
+
+def _http_pages(dashboard: bool):
+    """Besides the dashboard, the scheduler's HTTP server serves JSON, info and metrics pages
+    (workers, tasks, logs): with the dashboard off, none of them while the cluster starts."""
+    import dask
+    return contextlib.nullcontext() if dashboard else dask.config.set({"distributed.scheduler.http.routes": []})
+
+
+def _dashboard(client, on: bool) -> None:
+    """Off: the scheduler's HTTP server, serving nothing, is closed. On: one line says where the
+    dashboard is and who can open it (it has no login)."""
+    if not on:
+        client.run_on_scheduler(_close_http_server)
+        return
+    host, port = client.run_on_scheduler(_http_address)
+    if host in ("0.0.0.0", "::"):
+        host, who = socket.gethostname(), "on every network interface: anyone who can reach this host"
+    elif ipaddress.ip_address(host).is_loopback:
+        who = "on loopback: every user of this host (from elsewhere: ssh -L)"
+    else:
+        who = f"anyone who can reach {host}"
+    print(f"dashboard: http://{host}:{port}/status, no login; {who} can open it", file=sys.stderr)
+
+
+def _close_http_server(dask_scheduler) -> None:
+    dask_scheduler.http_server.stop()
+    dask_scheduler.services.pop("dashboard", None)  # so no one is pointed at a closed port
+
+
+def _http_address(dask_scheduler) -> tuple[str, int]:
+    return dask_scheduler.http_server.address, dask_scheduler.http_server.port
+
+
+def _one_line_request_errors(record: logging.LogRecord) -> bool:
+    """tornado logs a page that fails (any local user can make /json/identity.json fail) with a
+    25-line traceback into the run's output: one line at debug level instead."""
+    if record.exc_info and str(record.msg).startswith("Uncaught exception"):
+        exc = record.exc_info[1]
+        log.debug("dashboard: %s (%s: %s)", record.getMessage().splitlines()[0], type(exc).__name__, exc)
+        return False
+    return True
 
 
 def _open_local(cfg, stack):
     from distributed import Client
     with stops_deferred():  # a stop while the cluster starts takes effect once it can be closed
-        cluster = start_local_cluster(cfg.n_workers, temporary_security(), cfg.dashboard_address)
+        cluster = start_local_cluster(cfg.n_workers, temporary_security(), cfg.dashboard_address,
+                                      bool(cfg.dashboard))
         stack.callback(_quietly, cluster.close)
     client = Client(cluster, security=cluster.security)
     stack.callback(_quietly, client.close)
@@ -257,7 +315,7 @@ def _open_slurm(cfg, stack):
     from distributed import Client
     if int(cfg.jobs) < 1:
         raise ConfigError(f"cluster.jobs must be at least 1 for cluster=slurm, got {cfg.jobs}")
-    with stops_deferred():
+    with stops_deferred(), _http_pages(bool(cfg.dashboard)):
         cluster = SLURMCluster(**slurm_cluster_kwargs(cfg))
         stack.callback(_quietly, cluster.close)  # cancels the worker jobs
     # adapt with minimum = maximum: a job that ends (walltime, lifetime, scancel, node

@@ -99,7 +99,7 @@ def _transfer_cli(path: Path, workers: int | None) -> dict:
     cfg = OmegaConf.create(ckpt.load(path).config_yaml)
     space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
                                      cfg.deck_space.deck_size, cfg.deck_space.get("hero_class", "ROGUE"))
-    cluster_cfg = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers})
+    cluster_cfg = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers, "dashboard": False})
     with open_cluster(cluster_cfg) as client:
         evaluator = EvaluationClient(
             client, space, run_seed=int(cfg.seed), games=int(cfg.opponents.games),

@@ -78,6 +78,7 @@ class ClusterCfg:
     n_workers: Optional[int] = None
     games_per_task: int = 20
     max_retries: int = 3
+    dashboard: bool = False  # the Dask dashboard: off, since every local user could open it
     dashboard_address: Optional[str] = None
     address: Optional[str] = None
     jobs: int = 0
@@ -325,6 +326,9 @@ def _check_strings(cfg: DictConfig) -> None:
     dashboard = cfg.cluster.dashboard_address
     if dashboard is not None and not _port_ok(DASHBOARD.fullmatch(dashboard), 2, low=0):
         raise ConfigError(f"cluster.dashboard_address={dashboard!r} is not [host]:port")
+    for key in ("cluster.dashboard_address", "cluster.slurm.dashboard_address"):
+        if OmegaConf.select(cfg, key) is not None and not cfg.cluster.dashboard:
+            raise ConfigError(f"{key} is set but the dashboard is off; add cluster.dashboard=true")
 
 
 def _port_ok(match, group: int, low: int) -> bool:

@@ -1,20 +1,25 @@
 """Safe on a shared node: the local cluster speaks TLS with credentials of its own and listens on
-loopback only, TLS files are private whatever was there before, and card caches are checked
-before they are trusted."""
+loopback only, with no dashboard unless asked for; TLS files are private whatever was there
+before, and card caches are checked before they are trusted."""
 import hashlib
 import json
 import os
 import stat
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 
 import psutil
 import pytest
 
 from pipeline.cluster.clusters import dashboard_bind, open_cluster, slurm_cluster_kwargs
+from pipeline.errors import ConfigError
+from pipeline.state.config import validate
 from workers.engine import carddb
 
-from .helpers import ROOT, compose
+from .helpers import ROOT, command, compose
 
 # What another local user would try: plain TCP, TLS without certificates, TLS with credentials
 # of their own. Run in a separate process, each attempt in a thread of its own with a deadline:
@@ -70,11 +75,13 @@ def test_the_local_cluster_refuses_clients_without_its_credentials():
         nannies = [w["nanny"] for w in info["workers"].values()]
         addresses = [client.scheduler.address, *workers, *nannies]
         assert addresses and all(a.startswith("tls://127.0.0.1:") for a in addresses), addresses
-        # Everything the cluster listens on (dashboard included) is on the loopback interface.
+        # Everything the cluster listens on is on the loopback interface, and is one of its
+        # TLS addresses: no HTTP server (dashboard, info or metrics pages) by default.
         me = psutil.Process()
         sockets = _listening([me.pid] + [p.pid for p in me.children(recursive=True)])
-        assert info["services"]["dashboard"] in {s.port for s in sockets}
         assert sockets and all(s.ip == "127.0.0.1" for s in sockets), sockets
+        assert {s.port for s in sockets} == {int(a.rpartition(":")[2]) for a in addresses}, sockets
+        assert "dashboard" not in info["services"]
         tried = subprocess.run([sys.executable, "-c", INTRUDER, *addresses], capture_output=True,
                                text=True, timeout=300, cwd=ROOT)
         lines = tried.stdout.splitlines()
@@ -90,8 +97,49 @@ def test_dashboards_bind_loopback_unless_a_host_is_named(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the SLURM options create their log folder here
     kwargs = slurm_cluster_kwargs(compose("cluster=slurm").cluster)
     assert kwargs["scheduler_options"]["dashboard_address"] == "127.0.0.1:0"
-    kwargs = slurm_cluster_kwargs(compose("cluster=slurm", "cluster.slurm.dashboard_address=:8788").cluster)
+    assert kwargs["scheduler_options"]["dashboard"] is False  # off unless asked for
+    kwargs = slurm_cluster_kwargs(compose("cluster=slurm", "cluster.dashboard=true",
+                                          "cluster.slurm.dashboard_address=:8788").cluster)
     assert kwargs["scheduler_options"]["dashboard_address"] == "127.0.0.1:8788"
+    assert kwargs["scheduler_options"]["dashboard"] is True
+
+
+@pytest.mark.parametrize("overrides", [["cluster.dashboard_address=:8787"],
+                                       ["cluster=slurm", "cluster.slurm.dashboard_address=:8787"]])
+def test_a_dashboard_address_without_the_dashboard_is_refused(overrides):
+    with pytest.raises(ConfigError, match="add cluster.dashboard=true"):
+        validate(compose(*overrides))
+
+
+def _get(url) -> int:
+    try:
+        return urllib.request.urlopen(url, timeout=20).status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_a_dashboard_asked_for_says_who_can_open_it_and_no_request_prints_a_traceback(tmp_path):
+    """What another local user did: pages of the dashboard, and one that fails in distributed
+    (/json/identity.json), whose traceback went into the run's output."""
+    run = subprocess.Popen(command("cluster.dashboard=true", run_dir=tmp_path / "run"), cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        start = run.stderr.readline()
+        assert start.startswith("dashboard: http://127.0.0.1:"), start
+        assert "every user of this host" in start
+        url = start.split()[1].rstrip(",").removesuffix("/status")
+        assert _get(url + "/status") == 200
+        # It fails once a worker has reported metrics of tasks it ran (keys that are tuples).
+        answers = set()
+        while 500 not in answers and run.poll() is None:
+            answers.add(_get(url + "/json/identity.json"))
+            time.sleep(0.2)
+        assert 500 in answers, "the page did not fail: the test shows nothing"
+        _, err = run.communicate(timeout=300)
+    finally:
+        run.kill()
+    assert run.returncode == 0, err[-2000:]
+    assert "Traceback" not in err and "tornado" not in err, err[-3000:]
 
 
 def test_tls_files_are_private_whatever_was_there_before(tmp_path):
