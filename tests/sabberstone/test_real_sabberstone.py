@@ -42,6 +42,43 @@ def test_smoke_run_on_sabberstone(tmp_path):
     assert (tmp_path / "run" / "checkpoint.h5").is_file()
 
 
+RUNS = sorted(p.stem for p in (ROOT / "workers" / "data" / "sabberstone" / "runs").glob("*.json"))
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_whole_record_files_replay_with_their_card_usage(run):
+    """Every game of every shared record file, and its card usage, comes out the same."""
+    records = ROOT / "workers" / "data" / "sabberstone" / "runs" / f"{run}.json"
+    done = subprocess.run([sys.executable, "-m", "workers.sabberstone.replay", str(records),
+                           "--workers", str(os.cpu_count() or 1)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert f"{run}.json: 200/200 games agree on every statistic; card usage agrees" in done.stdout
+
+
+OVERRIDE_A_SPELL = r"""
+import json
+from workers.sabberstone import engine
+from workers.sabberstone.runtime import load_bridge
+load_bridge()
+from SabberStoneCore.Model import Cards
+from SabberStoneCore.Enums import GameTag
+cold_blood = Cards.FromId("CS2_073")
+tags = lambda: sorted((str(kv.Key), int(kv.Value)) for kv in cold_blood.Tags)
+before = tags()
+played = engine.play_seeded(engine.builtin.miracle_rogue(), [(g, g, 100 + g, 7 + g) for g in range(2)],
+                            engine.default_opponents(), stat_overrides={"CS2_073": {"cost": 1, "atk": 2, "health": 3}})
+print(json.dumps({"same": before == tags(), "errors": [g.error for g in played]}))
+"""
+
+
+def test_an_override_of_a_spells_attack_and_health_plays_and_is_undone():
+    done = subprocess.run([sys.executable, "-c", OVERRIDE_A_SPELL], cwd=ROOT, capture_output=True, text=True,
+                          timeout=1800)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"same": True, "errors": [None, None]}
+
+
 @pytest.mark.parametrize("run", ["miracle_rogue", "miracle_rogue__overrides"])
 def test_replay_of_reference_records_agrees_game_by_game(run):
     """The reference records were played by the reference evaluator on SabberStone with the seeds
