@@ -4,6 +4,11 @@ as the paper's reference evaluator plays them (SabberStone's planner and scores,
 
 Decks, opponents and card statistics are data (the same December-2019 card set SabberStone
 uses), so they come from the built-in engine's loaders; only the games differ.
+
+Each game has SabberStone's two seeds: `game_seed` is GameConfig.RandomSeed; `search_seed` seeds
+Util.ThreadLocalRandom, from which every Game.Clone() of the planner takes its randomness, the
+way SabberStone seeds it itself: its shared generator becomes `new Random(search_seed)` and the
+thread's generator is created from it on first use, `new Random(new Random(search_seed).Next())`.
 """
 from __future__ import annotations
 
