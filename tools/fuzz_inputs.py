@@ -398,6 +398,17 @@ def _flip_bytes(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def _flip_at(share: float) -> Callable[[Path], None]:
+    """A sound checkpoint with one byte flipped at `share` of its length: in its header, HDF5's
+    superblock, object headers, symbol tables, heaps or data."""
+    def write(path: Path) -> None:
+        _checkpoint(lambda c: None)(path)
+        data = bytearray(path.read_bytes())
+        data[int(share * (len(data) - 1))] ^= 0xFF
+        path.write_bytes(bytes(data))
+    return write
+
+
 def _truncated(path: Path) -> None:
     _checkpoint(lambda c: None)(path)
     path.write_bytes(path.read_bytes()[:900])
@@ -406,6 +417,7 @@ def _truncated(path: Path) -> None:
 CHECKPOINTS = [
     ("not HDF5", b"not an hdf5 file"), ("empty", b""), ("truncated", _truncated),
     ("bytes flipped", _flip_bytes),
+    *[(f"byte at {k}/12 of the file flipped", _flip_at(k / 12)) for k in range(12)],
     ("29-card decks", _checkpoint(lambda c: c["arrays"]["evaluations"]["decks"].__setitem__((0, 0), 1))),
     ("negative count", _checkpoint(lambda c: c["arrays"]["evaluations"]["decks"].__setitem__((1, 0), -2))),
     ("NaN target", _checkpoint(lambda c: c["arrays"]["evaluations"]["targets"].__setitem__((2, 0), np.nan))),
@@ -426,6 +438,9 @@ def checkpoint_cases() -> list[Case]:
     cases.append(Case("run folder not empty, holds no run", pipeline_case("", {}).argv, _foreign_run_folder))
     cases.append(Case("run folder of another config", pipeline_case("", {"seed": "5"}).argv, _other_config))
     cases.append(Case("run folder with a damaged checkpoint", pipeline_case("", {}).argv, _in_run_folder(_flip_bytes)))
+    for k in (1, 3, 5):
+        cases.append(Case(f"run folder with a checkpoint flipped at {k}/12", pipeline_case("", {}).argv,
+                          _in_run_folder(_flip_at(k / 12))))
     cases.append(Case("run folder not creatable", pipeline_case("", {"run_dir": "/proc/dsame-fuzz/run"}).argv,
                       None, None))
     return cases

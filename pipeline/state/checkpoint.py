@@ -5,12 +5,16 @@ and random-generator states as JSON attributes); /real_archive and /surrogate_ar
 (elites by cell); /evaluations (every real evaluation, in evaluation-id order); /blobs
 (torch model + Adam state as bytes).
 
-Integrity (version 2): every dataset carries the SHA-256 of its dtype, shape and bytes as its
-`sha256` attribute, and the root's `sha256` covers the attributes (config, identity, state) and
-the list of datasets with their digests. A digest rather than HDF5's Fletcher-32 filter: it
-works for every dataset kind written here, scalars and empty arrays included, which cannot be
-chunked. The file is built in memory and written with plain file I/O, so a full disk is an
-ordinary OSError on our side of the HDF5 library, never a failure inside it.
+Integrity (version 3): the file starts with a header of its own in HDF5's user block (bytes HDF5
+skips): the format, the version and the SHA-256 of both and of every byte after the header. It is
+checked before HDF5 reads a byte, because HDF5 can crash, not only fail, on damaged metadata;
+any flipped, lost or partly written byte anywhere is refused as damaged. Inside, as in version 2,
+every dataset carries the SHA-256 of its dtype, shape and bytes as its `sha256` attribute, and
+the root's `sha256` covers the attributes (config, identity, state) and the list of datasets
+with their digests. The digests guard against accidents, not against someone who can write the
+file: they are plain SHA-256, so a consistent edit passes (run folders are private to their
+user for that). The file is built in memory and written with plain file I/O, so a full disk is
+an ordinary OSError on our side of the HDF5 library, never a failure inside it.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import hashlib
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 import h5py
@@ -27,8 +32,11 @@ import numpy as np
 from ..errors import CheckpointError, write_error
 
 FORMAT = "dsame-hearthstone-checkpoint"
-VERSION = 2
-READABLE_VERSIONS = (1, 2)  # version 1: the same layout without digests (older runs)
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)  # older runs: 1 without digests, 2 without the header
+HEADER_SIZE = 512  # HDF5's smallest user block
+HEADER = re.compile(rb"%s (\d{1,6}) sha256 [0-9a-f]{64}\n\0*" % FORMAT.encode())
+HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"  # where a file without our header starts
 FILENAME = "checkpoint.h5"
 # The groups each kind of run keeps (a deck search, or a strategy search of CMA-ME).
 DECK_SEARCH_GROUPS = ("evaluations", "real_archive")
@@ -45,6 +53,12 @@ def array_digest(value: np.ndarray) -> str:
         raise TypeError("object arrays cannot be checkpointed")
     head = f"{value.dtype.str}|{value.shape}|".encode()
     return hashlib.sha256(head + value.tobytes()).hexdigest()
+
+
+def header(version: int, body: bytes) -> bytes:
+    """The user block: format, version and the SHA-256 of both and of the bytes after it."""
+    digest = hashlib.sha256(f"{FORMAT} {version}\n".encode() + body).hexdigest()
+    return f"{FORMAT} {version} sha256 {digest}\n".encode().ljust(HEADER_SIZE, b"\0")
 
 
 def root_digest(attrs: dict, state_json: str, datasets: dict[str, str]) -> str:
@@ -71,7 +85,7 @@ def file_image(*, config_yaml: str, identity: str, state: dict, arrays: dict[str
     state_json = json.dumps(state, sort_keys=True)
     digests: dict[str, str] = {}
     buf = io.BytesIO()
-    with h5py.File(buf, "w") as f:
+    with h5py.File(buf, "w", userblock_size=HEADER_SIZE) as f:
         for key, value in attrs.items():
             f.attrs[key] = value
         f.create_group("state").attrs["json"] = state_json
@@ -82,7 +96,8 @@ def file_image(*, config_yaml: str, identity: str, state: dict, arrays: dict[str
             digests[name] = array_digest(value)
             f.create_dataset(name, data=value).attrs["sha256"] = digests[name]
         f.attrs["sha256"] = root_digest(attrs, state_json, digests)
-    return buf.getvalue()
+    body = buf.getvalue()[HEADER_SIZE:]
+    return header(VERSION, body) + body
 
 
 def replace_file(path: Path, data: bytes) -> None:
@@ -133,14 +148,20 @@ class Checkpoint:
 
 def load(path: Path, required: tuple[str, ...] = DECK_SEARCH_GROUPS) -> Checkpoint:
     """Read a checkpoint and verify its digests; any problem becomes a CheckpointError naming
-    the file and what is wrong."""
+    the file and what is wrong (for anything in the file, that it is damaged). The file is only
+    read, and HDF5 reads the bytes that were checked, from memory."""
     path = Path(path)
     if not path.is_file():
         what = "no checkpoint" if not path.exists() else "not a regular file (so not a checkpoint)"
         raise CheckpointError(f"{what} at {path}")
     try:
-        with h5py.File(path, "r") as f:
-            version = _check_header(path, f)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CheckpointError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
+    versions = _versions_allowed(path, data)  # before HDF5 sees a byte
+    try:
+        with h5py.File(io.BytesIO(data), "r") as f:
+            version = _check_header(path, f, versions)
             state_json = str(f["state"].attrs["json"])
             datasets = _read_datasets(path, f, verify=version >= 2)
             attrs = {"format": FORMAT, "version": version, "config": str(f.attrs["config"]),
@@ -151,8 +172,9 @@ def load(path: Path, required: tuple[str, ...] = DECK_SEARCH_GROUPS) -> Checkpoi
         state = json.loads(state_json)
     except CheckpointError:
         raise
-    except (OSError, KeyError, ValueError, TypeError, RecursionError) as exc:
-        raise CheckpointError(f"checkpoint {path} is corrupt or unreadable: {exc}") from None
+    except Exception as exc:  # HDF5 and the decoders raise many types on damaged bytes
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise damaged(path, f"it cannot be read as a checkpoint ({reason})") from None
     if not isinstance(state, dict):
         raise damaged(path, "its state is not a JSON object")
     arrays: dict[str, dict[str, np.ndarray]] = {}
@@ -173,14 +195,40 @@ def damaged(path: Path, what: str) -> CheckpointError:
     return CheckpointError(f"checkpoint {path} is damaged: {what}; it was left as it is")
 
 
-def _check_header(path: Path, f: h5py.File) -> int:
-    if f.attrs.get("format") != FORMAT:
-        raise CheckpointError(f"{path} is not a DSA-ME checkpoint (no '{FORMAT}' format tag)")
-    version = int(f.attrs.get("version", -1))
+def _versions_allowed(path: Path, data: bytes) -> tuple[int, ...]:
+    """The versions the HDF5 data may claim: the header's, once it vouches for every byte after
+    it; 1 or 2 for a file of an older pipeline, which has no header (HDF5's signature first)."""
+    if data.startswith(HDF5_SIGNATURE):
+        return (1, 2)
+    match = HEADER.fullmatch(data[:HEADER_SIZE])
+    if match is None:
+        if not data.startswith(FORMAT.encode()):
+            raise foreign(path, "neither a checkpoint header nor HDF5's signature at its start")
+        raise damaged(path, "its header is damaged")
+    version = int(match.group(1))
+    if data[:HEADER_SIZE] != header(version, data[HEADER_SIZE:]):
+        raise damaged(path, "the file fails its checksum (a byte was changed, lost or not written)")
     if version not in READABLE_VERSIONS:
-        raise CheckpointError(f"{path} is checkpoint version {f.attrs.get('version')}, "
-                              f"this pipeline reads versions {', '.join(map(str, READABLE_VERSIONS))}")
-    return version
+        raise CheckpointError(f"{path} is checkpoint version {version}, this pipeline reads versions "
+                              f"{', '.join(map(str, READABLE_VERSIONS))}")
+    return (version,)
+
+
+def foreign(path: Path, what: str) -> CheckpointError:
+    """A file that is not a checkpoint of this pipeline, or one damaged where it says so."""
+    return CheckpointError(f"checkpoint {path} is damaged or not a DSA-ME checkpoint ({what}); "
+                           "it was left as it is")
+
+
+def _check_header(path: Path, f: h5py.File, versions: tuple[int, ...]) -> int:
+    if f.attrs.get("format") != FORMAT:
+        raise foreign(path, f"no '{FORMAT}' format tag")
+    version = f.attrs.get("version")
+    if version not in versions:
+        raise damaged(path, f"its version attribute is {version!r}, not {' or '.join(map(str, versions))}")
+    if version == 1 and "sha256" in f.attrs:  # a version-2 file whose version was damaged
+        raise damaged(path, "it claims version 1 but carries digests")
+    return int(version)
 
 
 def _read_datasets(path: Path, f: h5py.File, verify: bool) -> dict[str, tuple[np.ndarray, str]]:

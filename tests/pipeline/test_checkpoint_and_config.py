@@ -31,12 +31,12 @@ def test_corrupt_and_foreign_files_are_named(tmp_path):
     truncated = tmp_path / "truncated.h5"
     _save(truncated)
     truncated.write_bytes(truncated.read_bytes()[:300])
-    with pytest.raises(CheckpointError, match="truncated.h5 is corrupt or unreadable"):
+    with pytest.raises(CheckpointError, match="truncated.h5 is damaged: the file fails its checksum"):
         ckpt.load(truncated)
     foreign = tmp_path / "foreign.h5"
     with h5py.File(foreign, "w") as f:
         f["x"] = [1, 2]
-    with pytest.raises(CheckpointError, match="foreign.h5 is not a DSA-ME checkpoint"):
+    with pytest.raises(CheckpointError, match="foreign.h5 is damaged or not a DSA-ME checkpoint"):
         ckpt.load(foreign)
     with pytest.raises(CheckpointError, match="no checkpoint at"):
         ckpt.load(tmp_path / "absent.h5")

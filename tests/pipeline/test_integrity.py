@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -84,20 +85,81 @@ def test_every_dataset_kind_round_trips_with_its_digest(tmp_path):
     assert saved.blobs["b"] == b"\x00xyz"
     with h5py.File(path, "r") as f:
         assert all(len(f[f"g/{k}"].attrs["sha256"]) == 64 for k in arrays["g"])
-        assert f.attrs["version"] == 2 and len(f.attrs["sha256"]) == 64
+        assert f.attrs["version"] == 3 and len(f.attrs["sha256"]) == 64
+    assert path.read_bytes()[:ckpt.HEADER_SIZE] == ckpt.header(3, path.read_bytes()[ckpt.HEADER_SIZE:])
 
 
-def test_flipped_bytes_inside_any_dataset_of_a_real_checkpoint_are_named(finished, tmp_path):
-    source = finished / ckpt.FILENAME
-    datasets = _datasets(source)
-    assert {"evaluations/decks", "evaluations/targets", "real_archive/solution", "blobs/surrogate"} <= {
-        n for n, _, _ in datasets}
-    for name, offset, size in datasets:
-        damaged = tmp_path / f"{name.replace('/', '_')}.h5"
-        shutil.copy(source, damaged)
-        _flip(damaged, offset + size // 2)
-        with pytest.raises(CheckpointError, match=f"{damaged} is damaged: dataset /{name} fails its checksum"):
-            ckpt.load(damaged)
+def _as_version_2(source, target):
+    """The checkpoint as version 2 wrote it: the same HDF5 layout and digests, without the header."""
+    with h5py.File(source, "r") as old, h5py.File(target, "w") as new:
+        for name in old:
+            old.copy(old[name], new, name)
+        attrs = {**old.attrs, "version": 2}
+        new.attrs.update(attrs)
+        datasets = {}
+        old.visititems(lambda name, obj: datasets.__setitem__(name, str(obj.attrs["sha256"]))
+                       if isinstance(obj, h5py.Dataset) else None)
+        new.attrs["sha256"] = ckpt.root_digest({k: attrs[k] for k in ("format", "version", "config", "identity")},
+                                               str(old["state"].attrs["json"]), datasets)
+    return target
+
+
+def test_flipped_bytes_inside_any_dataset_of_a_real_checkpoint_are_refused(finished, tmp_path):
+    """The header's checksum refuses them; in a file of version 2 (no header) each dataset's
+    own digest names it."""
+    old = _as_version_2(finished / ckpt.FILENAME, tmp_path / "version2.h5")
+    assert ckpt.load(old).state == ckpt.load(finished / ckpt.FILENAME).state
+    for source, message in ((finished / ckpt.FILENAME, "the file fails its checksum"),
+                            (old, "dataset /{name} fails its checksum")):
+        datasets = _datasets(source)
+        assert {"evaluations/decks", "evaluations/targets", "real_archive/solution", "blobs/surrogate"} <= {
+            n for n, _, _ in datasets}
+        for name, offset, size in datasets:
+            damaged = tmp_path / f"{name.replace('/', '_')}.h5"
+            shutil.copy(source, damaged)
+            _flip(damaged, offset + size // 2)
+            with pytest.raises(CheckpointError, match=f"{damaged} is damaged: {message.format(name=name)}"):
+                ckpt.load(damaged)
+
+
+def _same_checkpoint(a, b) -> bool:
+    return ((a.config_yaml, a.identity, a.state, a.blobs) == (b.config_yaml, b.identity, b.state, b.blobs)
+            and a.arrays.keys() == b.arrays.keys()
+            and all(a.arrays[g].keys() == b.arrays[g].keys() for g in a.arrays)
+            and all(a.arrays[g][k].dtype == b.arrays[g][k].dtype and np.array_equal(a.arrays[g][k], b.arrays[g][k])
+                    for g in a.arrays for k in a.arrays[g]))
+
+
+def test_no_damage_anywhere_in_the_file_is_accepted_or_escapes(tmp_path):
+    """A byte flipped at every 3rd offset of a whole checkpoint, metadata included (our header,
+    HDF5's superblock, object headers, symbol tables and heaps), and the file cut at every 61st
+    length: each load gives the original data or says that the file is damaged, never anything
+    else (read unchecked, HDF5 raised RuntimeError on some of these and crashed on others)."""
+    path = tmp_path / ckpt.FILENAME
+    arrays = {"evaluations": {"decks": np.eye(3, 180, dtype=np.int16), "targets": np.linspace(-1, 1, 36).reshape(3, 12),
+                              "eval_id": np.arange(3)},
+              "real_archive": {"index": np.array([4, 9]), "empty": np.zeros((0, 180), np.int16)}}
+    ckpt.save(path, config_yaml="seed: 0\n", identity="0123456789", state={"rng": {"x": 2 ** 70}, "history": [{}]},
+              arrays=arrays, blobs={"surrogate": bytes(range(256)) * 4})
+    original = path.read_bytes()
+    reference = ckpt.load(path, required=())
+    damaged = tmp_path / "damaged.h5"
+    variants = [(f"byte {at} flipped", original[:at] + bytes([original[at] ^ (0xFF, 0x01, 0x80)[at % 9 // 3]])
+                 + original[at + 1:]) for at in range(0, len(original), 3)]
+    variants += [(f"cut to {size} bytes", original[:size]) for size in range(0, len(original), 61)]
+    refused = 0
+    for label, data in variants:
+        damaged.write_bytes(data)
+        try:
+            loaded = ckpt.load(damaged, required=())
+        except CheckpointError as exc:
+            assert re.fullmatch(rf"checkpoint {re.escape(str(damaged))} is damaged\b.*; it was left as it is",
+                                str(exc)), f"{label}: {exc}"
+            refused += 1
+        else:
+            assert _same_checkpoint(loaded, reference), f"{label}: changed data was accepted"
+        assert damaged.read_bytes() == data, f"{label}: the file was changed"
+    assert refused == len(variants)  # the header's checksum covers every byte
 
 
 def test_a_damaged_checkpoint_stops_resume_and_report_and_nothing_changes(finished, tmp_path):
@@ -106,21 +168,21 @@ def test_a_damaged_checkpoint_stops_resume_and_report_and_nothing_changes(finish
     _flip(run_dir / ckpt.FILENAME, offset + size // 2)
     before = _digest(run_dir)
     _one_error(run_pipeline(run_dir=run_dir, check=False), str(run_dir / ckpt.FILENAME),
-               "dataset /evaluations/targets fails its checksum")
+               "is damaged: the file fails its checksum")
     assert _digest(run_dir) == before
     out = tmp_path / "report"
-    _one_error(_report(run_dir, "--out", out), "evaluations/targets fails its checksum")
+    _one_error(_report(run_dir, "--out", out), "is damaged: the file fails its checksum")
     assert not out.exists()
 
 
 def test_damaged_attributes_fail_the_root_checksum(finished, tmp_path):
-    path = tmp_path / ckpt.FILENAME
-    shutil.copy(finished / ckpt.FILENAME, path)
-    data = path.read_bytes()
-    at = data.index(b'"outer_iteration": ') + len(b'"outer_iteration": ')
-    path.write_bytes(data[:at] + (b"7" if data[at:at + 1] != b"7" else b"8") + data[at + 1:])
-    with pytest.raises(CheckpointError, match="attributes .* fail their checksum"):
-        ckpt.load(path)
+    for path, message in ((shutil.copy(finished / ckpt.FILENAME, tmp_path / ckpt.FILENAME), "the file fails its checksum"),
+                          (_as_version_2(finished / ckpt.FILENAME, tmp_path / "version2.h5"), "attributes .* fail their checksum")):
+        data = path.read_bytes()
+        at = data.index(b'"outer_iteration": ') + len(b'"outer_iteration": ')
+        path.write_bytes(data[:at] + (b"7" if data[at:at + 1] != b"7" else b"8") + data[at + 1:])
+        with pytest.raises(CheckpointError, match=message):
+            ckpt.load(path)
 
 
 # --- plausibility of what is loaded -------------------------------------------------------------------

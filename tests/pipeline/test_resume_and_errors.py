@@ -103,8 +103,8 @@ def test_a_run_dir_of_another_config_is_left_alone(reference):
 
 
 @pytest.mark.parametrize("damage, message", [
-    (lambda p: p.write_bytes(p.read_bytes()[:500]), "corrupt or unreadable"),
-    (lambda p: h5py.File(p, "w").close(), "not a DSA-ME checkpoint"),
+    (lambda p: p.write_bytes(p.read_bytes()[:500]), "is damaged: the file fails its checksum"),
+    (lambda p: h5py.File(p, "w").close(), "is damaged or not a DSA-ME checkpoint"),
 ])
 def test_corrupt_or_foreign_checkpoints_are_refused(tmp_path, reference, damage, message):
     run_dir = tmp_path / "copy"
@@ -119,7 +119,7 @@ def test_an_offline_source_that_is_not_a_checkpoint(tmp_path):
     foreign = tmp_path / "foreign.h5"
     h5py.File(foreign, "w").close()
     _fails("algorithm=offline_dsa_me", f"algorithm.offline.path={foreign}", run_dir=tmp_path / "run",
-           message="foreign.h5 is not a DSA-ME checkpoint")
+           message="foreign.h5 is damaged or not a DSA-ME checkpoint")
     assert not (tmp_path / "run").exists()
 
 

@@ -219,7 +219,7 @@ def test_bad_inputs(sweep, tmp_path):
     corrupt.mkdir()
     (corrupt / "checkpoint.h5").write_bytes(b"not hdf5")
     done = report_cli(corrupt, "--out", out)
-    assert done.returncode == 2 and "corrupt or unreadable" in done.stderr and not out.exists()
+    assert done.returncode == 2 and "is damaged or not a DSA-ME checkpoint" in done.stderr and not out.exists()
 
 
 def test_surrogate_losses_are_logged_per_target(sweep, report):
