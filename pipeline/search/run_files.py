@@ -9,6 +9,7 @@ import numpy as np
 
 from ..deck_space import DeckSpace
 from ..errors import write_error
+from ..state.checkpoint import new_private_file
 from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays, ccdf
 
 METRICS_FILE = "metrics.jsonl"
@@ -23,6 +24,7 @@ def _replace(path: Path, write) -> None:
     that fails (a full disk) leaves the previous file and raises RunDirError naming the folder."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
+        os.close(new_private_file(tmp))  # `write` reopens it and keeps its mode, 0600
         write(tmp)
         os.replace(tmp, path)
     except OSError as exc:

@@ -43,6 +43,9 @@ DECK_SEARCH_GROUPS = ("evaluations", "real_archive")
 STRATEGY_EVALUATIONS, STRATEGY_ARCHIVE = "strategy_evaluations", "strategy_archive"
 STRATEGY_GROUPS = (STRATEGY_EVALUATIONS, STRATEGY_ARCHIVE)
 WRITE_MARGIN = 1 << 20  # bytes left free beside a new checkpoint, for the reports written after it
+# A run's folders and files are its user's alone, whatever the umask: the digests guard against
+# accidents, not against whoever can write the file.
+FILE_MODE, DIR_MODE = 0o600, 0o700
 
 
 # --- digests --------------------------------------------------------------------------------
@@ -108,7 +111,7 @@ def replace_file(path: Path, data: bytes) -> None:
         free = free_bytes(folder)
         if free is not None and free < len(data) + WRITE_MARGIN:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # before writing a byte
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        fd = new_private_file(tmp)
         try:
             view = memoryview(data)
             while view:
@@ -126,6 +129,19 @@ def replace_file(path: Path, data: bytes) -> None:
         raise write_error(path, exc) from None
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def new_private_file(path: Path) -> int:
+    """A write descriptor of `path`, created or emptied, mode 0600 (set, not left to the umask)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+    os.fchmod(fd, FILE_MODE)
+    return fd
+
+
+def make_private_dir(folder: Path) -> None:
+    """`folder` created if missing (not its parents) and made 0700 (also one an older run made 0755)."""
+    folder.mkdir(mode=DIR_MODE, exist_ok=True)
+    folder.chmod(DIR_MODE)
 
 
 def free_bytes(folder: Path) -> int | None:

@@ -85,7 +85,7 @@ def write_config(run_dir: Path, cfg, saved: ckpt.Checkpoint | None = None) -> No
     """Write config.yaml atomically where it is missing or damaged: from the checkpoint's own
     config when resuming (its digest vouches for it and its identity matched this config),
     else from this config (a folder without a checkpoint holds no results to protect)."""
-    run_dir.mkdir(parents=True, exist_ok=True)
+    make_private(run_dir)
     path = run_dir / CONFIG_FILE
     if read_config(path) is not None:
         return
@@ -94,6 +94,18 @@ def write_config(run_dir: Path, cfg, saved: ckpt.Checkpoint | None = None) -> No
               f"{'the checkpoint' if saved is not None else 'this config'}", file=sys.stderr)
     text = saved.config_yaml if saved is not None else OmegaConf.to_yaml(cfg, resolve=True)
     ckpt.replace_file(path, text.encode("utf-8"))
+
+
+def make_private(run_dir: Path) -> None:
+    """The run folder, its subfolders and files made this user's alone (0700, 0600): a run
+    folder of an older version was 0755 with 0644 files."""
+    for folder, _, files in os.walk(run_dir):
+        for path, mode in [(Path(folder), ckpt.DIR_MODE), *((Path(folder, f), ckpt.FILE_MODE) for f in files)]:
+            try:
+                if not path.is_symlink():
+                    path.chmod(mode)
+            except OSError as exc:
+                raise RunDirError(f"cannot make {path} private to you: {exc.strerror}") from None
 
 
 @contextlib.contextmanager
@@ -130,16 +142,20 @@ def locked(run_dir: Path):
 def _open_lock(path: Path) -> tuple[int, bool]:
     """The lock file's descriptor, and whether this call created the file."""
     try:
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, ckpt.FILE_MODE)
+        os.fchmod(fd, ckpt.FILE_MODE)
+        return fd, True
     except FileExistsError:
         return os.open(path, os.O_RDWR), False
 
 
 def _make_dirs(run_dir: Path) -> list[Path]:
-    """Create `run_dir` and its missing parents; returns those created, deepest first."""
+    """Create `run_dir` and its missing parents, each private to this user; returns those
+    created, deepest first."""
     missing = [p for p in [run_dir, *run_dir.parents] if not p.exists()]
     try:
-        run_dir.mkdir(parents=True, exist_ok=True)
+        for folder in reversed(missing):
+            ckpt.make_private_dir(folder)
     except OSError as exc:
         raise RunDirError(f"cannot create run directory {run_dir}: {exc.strerror}") from None
     return missing
