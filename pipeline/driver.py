@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 
 import hydra
+from hydra.core.hydra_config import HydraConfig
+from hydra.experimental.callback import Callback
+from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
 from .cluster.clusters import Stopped, stop_on_signals, stops_deferred
@@ -15,6 +19,7 @@ from .errors import ConfigError, PipelineError
 from .state.config import check_inputs, validate
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
+SWEEP_LINK = "run"  # in each job folder of a multirun: a link to the job's run folder
 
 
 def run(cfg: DictConfig, client=None) -> Path | None:
@@ -31,6 +36,7 @@ def run(cfg: DictConfig, client=None) -> Path | None:
         return evaluate_deck_file(cfg, space, client)
     from .state import run_dir as rd
     run_dir = rd.resolve_run_dir(cfg)
+    _link_sweep_folder(run_dir)
     search = _stoppable_search(cfg, run_dir, space, OmegaConf.to_yaml(cfg, resolve=True))
     # The lock first: what is read below cannot be replaced by another driver meanwhile.
     with _noting_stops(search), rd.locked(run_dir):
@@ -180,6 +186,46 @@ def evaluate_deck_file(cfg, space, client=None) -> None:
                       "games": result.games, "targets": dict(zip(TARGET_NAMES, result.targets()))},
                      indent=1))
     return None
+
+
+def _link_sweep_folder(run_dir: Path) -> None:
+    """A multirun job's folder is named by its overrides; its run goes to run_dir, named by what it
+    computes (so the same sweep again resumes it, whatever the cluster options): the job folder
+    links to it. Replaced, not kept, so SweepTable knows the link is this sweep's."""
+    if not HydraConfig.initialized() or HydraConfig.get().mode != RunMode.MULTIRUN:
+        return
+    folder = Path(HydraConfig.get().runtime.output_dir)
+    fresh = folder / f".{SWEEP_LINK}.{os.getpid()}"
+    with contextlib.suppress(FileNotFoundError):
+        fresh.unlink()
+    fresh.symlink_to(os.path.relpath(Path(run_dir).resolve(), folder.resolve()), target_is_directory=True)
+    os.replace(fresh, folder / SWEEP_LINK)
+
+
+class SweepTable(Callback):
+    """At the end of a multirun, which run folder each job went to (conf/config.yaml names this
+    class in hydra.callbacks). The jobs may run elsewhere (SLURM): their links, made after the
+    sweep's start mark (both timed by the same file system), are this sweep's."""
+
+    def on_multirun_start(self, config: DictConfig, **kwargs) -> None:
+        self.mark = Path(config.hydra.sweep.dir) / ".sweep-started"
+        self.mark.parent.mkdir(parents=True, exist_ok=True)
+        self.mark.touch()
+
+    def on_multirun_end(self, config: DictConfig, **kwargs) -> None:
+        sweep, since = self.mark.parent, self.mark.stat().st_mtime_ns
+        links = sorted(p for p in sweep.rglob(SWEEP_LINK) if p.is_symlink() and p.lstat().st_mtime_ns >= since)
+        rows = [(str(p.parent.relative_to(sweep)), _shown(p.resolve())) for p in links]
+        width = max((len(job) for job, _ in rows), default=0)
+        print(f"sweep {_shown(sweep)}: {len(rows)} runs (each job folder links to its run as '{SWEEP_LINK}')")
+        for job, run_dir in rows:
+            print(f"  {job:<{width}}  ->  {run_dir}")
+
+
+def _shown(path: Path) -> str:
+    with contextlib.suppress(ValueError):
+        return str(path.resolve().relative_to(Path.cwd()))
+    return str(path)
 
 
 @hydra.main(config_path=CONF_DIR, config_name="config", version_base="1.3")

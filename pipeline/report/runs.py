@@ -1,6 +1,7 @@
 """Finding run directories, loading what the report needs, and refusing incomparable mixes."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,20 +63,36 @@ class Run:
 
 
 def find_run_dirs(paths: list[Path]) -> list[Path]:
-    """Each argument is a run directory or a folder holding run directories (any depth)."""
+    """Each argument is a run directory or a folder holding run directories (any depth, through
+    links too: a multirun's job folders link to their runs); each run once."""
     if not paths:
         raise ReportError("give at least one run or sweep directory")
-    found: list[Path] = []
+    found: dict[Path, Path] = {}  # resolved: as found
     for p in map(Path, paths):
         if not p.exists():
             raise ReportError(f"{p} does not exist")
         if not p.is_dir():
             raise ReportError(f"{p} is not a directory (give run or sweep directories)")
-        dirs = [p] if (p / ckpt.FILENAME).is_file() else sorted(c.parent for c in p.rglob(ckpt.FILENAME))
+        dirs = [p] if (p / ckpt.FILENAME).is_file() else _run_dirs_under(p)
         if not dirs:
             raise ReportError(f"{p} holds no run with a checkpoint ({ckpt.FILENAME})")
-        found += [d for d in dirs if d.resolve() not in {f.resolve() for f in found}]
-    return found
+        for d in dirs:
+            found.setdefault(d.resolve(), d)
+    return list(found.values())
+
+
+def _run_dirs_under(folder: Path) -> list[Path]:
+    dirs, seen = [], set()
+    for root, subdirs, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(root)
+        if real in seen:  # reached again through a link (or a loop of links)
+            subdirs.clear()
+            continue
+        seen.add(real)
+        subdirs.sort()
+        if ckpt.FILENAME in files:  # one reached through a link by its own name
+            dirs.append(Path(root) if real == os.path.abspath(root) else Path(real))
+    return sorted(dirs)
 
 
 def load_run(run_dir: Path) -> Run:

@@ -1,10 +1,12 @@
-"""What the commands print: errors for unknown config options, --help texts."""
+"""What the commands print: errors for unknown config options, --help texts, a sweep's table."""
 import subprocess
 import sys
 
 import pytest
 
-from .helpers import ROOT, run_pipeline
+from pipeline.report.runs import find_run_dirs
+
+from .helpers import ROOT, TINY, run_pipeline, saved_evaluations
 
 
 @pytest.mark.parametrize("override, closest, options", [
@@ -29,3 +31,29 @@ def test_the_report_help_says_its_whole_description():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert "with an index.html to look at." in " ".join(done.stdout.split())
+
+
+def _sweep(cwd, seeds):
+    tiny = [o for o in TINY if not o.startswith(("algorithm.budget", "algorithm.initial"))]
+    done = subprocess.run([sys.executable, "-m", "pipeline", "-m", *tiny, "algorithm.budget=20",
+                           "algorithm.initial=20", "name=sweep", f"seed={seeds}"],
+                          cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    _, _, table = done.stdout.partition("sweep results/multirun/sweep: ")
+    return [line.split() for line in table.splitlines()[1:]], table.split()[0]
+
+
+def test_a_sweep_links_each_job_folder_to_its_run_and_prints_where_each_went(tmp_path):
+    rows, count = _sweep(tmp_path, "1,2")
+    sweep = tmp_path / "results" / "multirun" / "sweep"
+    jobs = sorted(p for p in sweep.iterdir() if p.is_dir())
+    runs = sorted((tmp_path / "results").glob("sweep-dsa_me-seed*"))
+    assert len(jobs) == len(runs) == 2 and all("progress" not in j.name for j in jobs), jobs
+    assert [(j / "run").resolve() for j in jobs] == runs and all(saved_evaluations(r) == 20 for r in runs)
+    assert count == "2" and rows == [[j.name, "->", f"results/{r.name}"] for j, r in zip(jobs, runs)]
+    # Another sweep under the same name: its table lists its own runs only (seed 2 is resumed).
+    rows, count = _sweep(tmp_path, "2,3")
+    assert count == "2" and [r[2].split("-")[-2] for r in rows] == ["seed2", "seed3"], rows
+    assert [d.name.split("-")[-2] for d in find_run_dirs([sweep])] == ["seed1", "seed2", "seed3"]
+    assert len(find_run_dirs([tmp_path / "results"])) == 3  # each run once, linked or not
+
