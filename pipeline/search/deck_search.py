@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from ..deck_space import DeckSpace
 from ..errors import CheckpointError
@@ -17,6 +16,7 @@ from . import run_files
 from .archives import GridSpec, SurrogateGrid, archive_arrays, make_archive, qd_metrics, restore_archive
 from .emitters import DeckMutationEmitter
 from .inner_loop import run_inner_loop
+from .progress import progress_bar
 from .surrogate import Surrogate
 
 N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.protocol.results.TARGET_NAMES)
@@ -220,4 +220,4 @@ class Search:
 
     def _bar(self, **kw):
         kw.setdefault("leave", False)
-        return tqdm(disable=not self.cfg.progress, dynamic_ncols=True, **kw)
+        return progress_bar(bool(self.cfg.progress), **kw)

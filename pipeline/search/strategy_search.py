@@ -22,7 +22,6 @@ import pickle
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from workers import DATA
 
@@ -32,6 +31,7 @@ from ..state import checkpoint as ckpt
 from ..state.config import identity_hash
 from . import run_files
 from .archives import GridSpec, archive_arrays, qd_metrics
+from .progress import progress_bar
 
 N_TARGETS = 12
 LAYER_SIZES = (15, 5, 4, 1)  # the evaluated player's network (workers/players/scores.py)
@@ -185,8 +185,8 @@ class StrategySearch:
 
     # --- the loop -----------------------------------------------------------------------------
     def run(self) -> None:
-        with tqdm(total=self.budget, initial=self.evaluations, desc="evaluations", unit="strategy",
-                  disable=not self.cfg.progress, dynamic_ncols=True) as bar:
+        with progress_bar(bool(self.cfg.progress), total=self.budget, initial=self.evaluations,
+                          desc="evaluations", unit="strategy") as bar:
             while self.evaluations + self.per_iteration <= self.budget:
                 self.step(bar)
                 self.checkpoint()
@@ -243,7 +243,7 @@ class StrategySearch:
     def write_elites(self, elites: list[dict]) -> None:
         """report.strategy_elites=true: one weights file per archive cell, named by its cell."""
         folder = self.run_dir / ELITES_DIR
-        folder.mkdir(exist_ok=True)
+        ckpt.make_private_dir(folder)
         for e in elites:
             write_json(folder / f"cell_{e['cell'][0]:03d}_{e['cell'][1]:03d}.json",
                        self._document(e, f"elite of cell {tuple(e['cell'])}"))

@@ -87,10 +87,10 @@ def test_identity_ignores_how_the_run_is_spread():
     assert identity_hash(validate(_cfg("seed=1"))) != base
 
 
-def test_the_slurm_cluster_config_makes_a_job_script():
+def test_the_slurm_cluster_config_makes_a_job_script(tmp_path):
     from dask_jobqueue import SLURMCluster
     from pipeline.cluster.clusters import slurm_cluster_kwargs
-    cfg = validate(_cfg("cluster=slurm"))
+    cfg = validate(_cfg("cluster=slurm", f"cluster.slurm.log_directory={tmp_path / 'logs'}"))  # not results/
     with SLURMCluster(**slurm_cluster_kwargs(cfg.cluster)) as cluster:
         script = cluster.job_script()
     assert "#SBATCH -t 12:00:00" in script and "--nworkers 20" in script and "--nthreads 1" in script

@@ -1,12 +1,16 @@
-"""What the commands print: errors for unknown config options, --help texts, a sweep's table."""
+"""What the commands print: errors for unknown config options, --help texts, a sweep's table,
+progress in a log."""
+import io
 import subprocess
 import sys
 
 import pytest
+from tqdm import tqdm
 
 from pipeline.report.runs import find_run_dirs
+from pipeline.search.progress import PlainProgress, progress_bar
 
-from .helpers import ROOT, TINY, run_pipeline, saved_evaluations
+from .helpers import ROOT, TINY, command, run_pipeline, saved_evaluations
 
 
 @pytest.mark.parametrize("override, closest, options", [
@@ -57,3 +61,31 @@ def test_a_sweep_links_each_job_folder_to_its_run_and_prints_where_each_went(tmp
     assert [d.name.split("-")[-2] for d in find_run_dirs([sweep])] == ["seed1", "seed2", "seed3"]
     assert len(find_run_dirs([tmp_path / "results"])) == 3  # each run once, linked or not
 
+
+def test_progress_in_a_redirected_log_is_plain_lines(tmp_path):
+    log = tmp_path / "log"
+    with open(log, "w") as stderr:  # not a terminal
+        done = subprocess.run(command("progress=true", run_dir=tmp_path / "run"), cwd=ROOT, stderr=stderr,
+                              stdout=subprocess.DEVNULL, timeout=300)
+    text = log.read_text()
+    assert done.returncode == 0, text[-2000:]
+    assert "\x1b" not in text and "\r" not in text, repr(text[:500])
+    assert "evaluations: 60/60 (100%)" in text
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_plain_progress_writes_a_line_now_and_then(capsys, monkeypatch):
+    with PlainProgress(total=2000, desc="inner loop", leave=False, every=0) as bar:
+        bar.update(500)
+        bar.update(1500)
+    with PlainProgress(total=10, desc="evaluations", every=3600) as bar:
+        bar.update(10)  # within the interval: only the last line of a kept bar
+    lines = [line.split(", ")[0] for line in capsys.readouterr().err.splitlines()]
+    assert lines == ["inner loop: 500/2,000 (25%)", "inner loop: 2,000/2,000 (100%)", "evaluations: 10/10 (100%)"]
+    assert isinstance(progress_bar(True, total=1), PlainProgress)
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    assert isinstance(progress_bar(True, total=1), tqdm)
