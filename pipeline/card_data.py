@@ -6,16 +6,15 @@ carries the data version and a digest of its content: a cache that fails either 
 """
 from __future__ import annotations
 
-import os
 from importlib import metadata
 from pathlib import Path
 from typing import Iterable
 
-from workers.engine.carddb import CARD_TYPES, CLASSES, load_cards, read_checked_cache, warn_rebuilt, write_checked_cache
+from workers.engine.carddb import (CARD_TYPES, CLASSES, cache_root, load_cards, private_dir, read_checked_cache,
+                                   warn_rebuilt, write_checked_cache)
+from workers.errors import CacheDirError
 
-def _cache_dir() -> Path:
-    """The engine's cache folder (workers/engine/carddb.py), so one setting moves both."""
-    return Path(os.environ.get("DSAME_CACHE_DIR") or Path.home() / ".cache" / "dsame")
+from .errors import ConfigError
 
 
 def _data_version() -> str:
@@ -29,7 +28,14 @@ def card_facts(card_ids: Iterable[str]) -> dict[str, dict]:
     """{card id: {"dbf_id", "cost", "type", "name"}} for the given ids (cached on disk)."""
     ids = sorted(set(card_ids))
     version = _data_version()
-    path = _cache_dir() / f"head-node-cards-{version}-v2.json"
+    folder = cache_root()  # the engine's cache folder, so one setting moves both
+    try:
+        private_dir(folder, "the card cache")
+    except CacheDirError as exc:
+        raise ConfigError(str(exc)) from None
+    except OSError:
+        pass  # a folder that cannot be made holds no cache: the cards are parsed again
+    path = folder / f"head-node-cards-{version}-v2.json"
     cached, problem = read_checked_cache(path, version)
     if not isinstance(cached, dict):
         if problem:

@@ -64,6 +64,7 @@ class Case:
     argv: list[str]
     setup: Callable[[Path], None] | None = None
     run_dir: str | None = "{dir}/run"
+    env: dict[str, str] | None = None  # environment variables, {dir} standing for the case's folder
 
 
 @dataclass
@@ -443,6 +444,10 @@ def checkpoint_cases() -> list[Case]:
                           _in_run_folder(_flip_at(k / 12))))
     cases.append(Case("run folder not creatable", pipeline_case("", {"run_dir": "/proc/dsame-fuzz/run"}).argv,
                       None, None))
+    # Root gives a folder to another user; any other user has one already: /tmp is root's.
+    foreign = "{dir}/cache" if os.geteuid() == 0 else "/tmp"
+    cases.append(Case("card cache folder of another user", pipeline_case("", {}).argv, _foreign_cache,
+                      env={"DSAME_CACHE_DIR": foreign}))
     return cases
 
 
@@ -451,6 +456,12 @@ def _in_run_folder(content) -> Callable[[Path], None]:
         (d / "run").mkdir()
         _writer(content)(d / "run" / ckpt.FILENAME)
     return setup
+
+
+def _foreign_cache(d: Path) -> None:
+    if os.geteuid() == 0:
+        (d / "cache").mkdir()
+        os.chown(d / "cache", 65534, 65534)  # nobody
 
 
 def _plain_run_file(d: Path) -> None:
@@ -547,7 +558,8 @@ def run_case(case: Case, work: Path, timeout: float, root: Path = ROOT) -> Outco
     argv = [a.replace("{dir}", str(folder)) for a in case.argv]
     run_dir = Path(case.run_dir.replace("{dir}", str(folder))) if case.run_dir else None
     before = snapshot(run_dir) if run_dir else None
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "HYDRA_FULL_ERROR": "0"}
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "HYDRA_FULL_ERROR": "0",
+           **{k: v.replace("{dir}", str(folder)) for k, v in (case.env or {}).items()}}
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", *argv], cwd=root, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, errors="replace", env=env,

@@ -11,3 +11,7 @@ class IllegalActionError(ValueError):
 
 class CardDataError(RuntimeError):
     """The card data package is missing or unreadable."""
+
+
+class CacheDirError(RuntimeError):
+    """A cache folder that another user owns: what is in it cannot be trusted."""

@@ -17,7 +17,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from ..errors import CardDataError
+from ..errors import CacheDirError, CardDataError
 
 # hearthstone.enums.CardSet values of Basic, Classic and the Hall of Fame (Classic cards
 # retired there before December 2019, e.g. Doomguard).
@@ -74,9 +74,29 @@ def data_version() -> str:
         raise CardDataError("the card data package 'hearthstone-data' is not installed") from exc
 
 
+def cache_root() -> Path:
+    """The folder of the card caches and the SabberStone bridge: $DSAME_CACHE_DIR or ~/.cache/dsame."""
+    return Path(os.environ.get("DSAME_CACHE_DIR") or Path.home() / ".cache" / "dsame")
+
+
 def cache_path() -> Path:
-    root = Path(os.environ.get("DSAME_CACHE_DIR", Path.home() / ".cache" / "dsame"))
-    return root / f"cards-{data_version()}-v8.json"
+    return cache_root() / f"cards-{data_version()}-v8.json"
+
+
+def private_dir(folder: Path, what: str) -> Path:
+    """`folder`, created 0700 if missing; refused (CacheDirError) when another user owns it, made
+    0700 with a note when it is ours but open to others. Its files' digests are plain SHA-256,
+    which catch accidents only: no one else may read or write there."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = folder.stat()
+    if info.st_uid != os.geteuid():
+        raise CacheDirError(f"{what} {folder} belongs to user id {info.st_uid}, not to you: set "
+                            "DSAME_CACHE_DIR to a folder of your own")
+    if info.st_mode & 0o077:
+        folder.chmod(0o700)
+        print(f"note: {what} {folder} was open to other users (mode {info.st_mode & 0o777:o}); "
+              "made it private (0700)", file=sys.stderr)
+    return folder
 
 
 def _parse_package() -> list[dict]:

@@ -10,6 +10,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.carddb import cache_root, private_dir
+from ..errors import CacheDirError
 from . import SabberStoneSetupError
 from .locate import AI_DLL, ASSEMBLIES, CORE_DLL
 
@@ -25,21 +27,7 @@ class Compiler:
 
 
 def cache_dir() -> Path:
-    root = os.environ.get("DSAME_CACHE_DIR") or Path.home() / ".cache" / "dsame"
-    return Path(root) / "sabberstone"
-
-
-def private_dir(folder: Path) -> Path:
-    """`folder`, created 0700 if missing; refused when another user owns it or can write to it
-    (a DLL planted there would be loaded and run as this user)."""
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    info = folder.stat()
-    if info.st_uid != os.geteuid():
-        raise SabberStoneSetupError(f"the bridge cache {folder} belongs to user id {info.st_uid}, not to "
-                                    f"you: set DSAME_CACHE_DIR to a folder of your own")
-    if info.st_mode & 0o077:
-        folder.chmod(0o700)  # ours: close it to other users before anything in it is trusted
-    return folder
+    return cache_root() / "sabberstone"
 
 
 def _dotnet_compiler() -> Compiler | None:
@@ -130,7 +118,10 @@ def compile_bridge(folder: Path, compiler: Compiler | None = None, source: Path 
     """DsameBridge-<hash>.dll for the SabberStone build in `folder`, compiled once and then reused
     while its recorded digest holds (anything else under that name is compiled over)."""
     compiler = compiler or find_compiler()
-    cache = private_dir(Path(cache or cache_dir()))
+    try:  # a DLL another user could plant there would be loaded and run as this user
+        cache = private_dir(Path(cache or cache_dir()), "the bridge cache")
+    except CacheDirError as exc:
+        raise SabberStoneSetupError(str(exc)) from None
     folder = Path(folder)
     target = cache / f"DsameBridge-{compiler.kind}-{bridge_hash(folder, compiler, source)}.dll"
     if _cached(target):
