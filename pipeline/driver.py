@@ -27,33 +27,41 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     strategy search of pipeline/search/strategy_search.py); `client`: an existing Dask client to use
     instead of starting the configured cluster."""
     cfg = validate(cfg)
-    check_inputs(cfg)  # the files the config names, read and checked before anything is written
-    engine_options(cfg)  # a missing or broken engine fails here, before anything is written
-    from .deck_space import DeckSpace
-    space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
-                                     cfg.deck_space.deck_size, cfg.deck_space.hero_class)
     if cfg.deck_file:
-        return evaluate_deck_file(cfg, space, client)
+        return evaluate_deck_file(cfg, checked_space(cfg), client)
     from .state import run_dir as rd
     run_dir = rd.resolve_run_dir(cfg)
     _link_sweep_folder(run_dir)
-    search = _stoppable_search(cfg, run_dir, space, OmegaConf.to_yaml(cfg, resolve=True))
-    # The lock first: what is read below cannot be replaced by another driver meanwhile.
-    with _noting_stops(search), rd.locked(run_dir):
-        saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written
-        if saved is not None:
-            search.resume(saved)
-        else:
-            search.prepare_offline_surrogate()
-        with _cluster_and_client(cfg, space, client) as evaluator:
-            rd.write_config(run_dir, cfg, saved)  # also repairs a missing or damaged config.yaml
+    # The folder first (created, locked, a test file written), before anything slow: an unusable
+    # one fails in a second, not once the search is built; and what is read below cannot be
+    # replaced by another driver meanwhile. A failure leaves the folder as it was.
+    with rd.locked(run_dir):
+        space = checked_space(cfg)
+        search = _stoppable_search(cfg, run_dir, space, OmegaConf.to_yaml(cfg, resolve=True))
+        with _noting_stops(search):
+            saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written
             if saved is not None:
-                print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
-            search.evaluator = evaluator
-            search.run()
+                search.resume(saved)
+            else:
+                search.prepare_offline_surrogate()
+            with _cluster_and_client(cfg, space, client) as evaluator:
+                rd.write_config(run_dir, cfg, saved)  # also repairs a missing or damaged config.yaml
+                if saved is not None:
+                    print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
+                search.evaluator = evaluator
+                search.run()
     print(f"run finished: {run_dir}", file=sys.stderr)
     print(summary(search))
     return run_dir
+
+
+def checked_space(cfg):
+    """The deck space, once the files the config names and the engine are checked."""
+    check_inputs(cfg)  # the files the config names, read and checked before anything is written
+    engine_options(cfg)  # a missing or broken engine fails here, before anything is written
+    from .deck_space import DeckSpace
+    return DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
+                                    cfg.deck_space.deck_size, cfg.deck_space.hero_class)
 
 
 _engine_checked: dict = {}

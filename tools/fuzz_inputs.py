@@ -444,6 +444,12 @@ def checkpoint_cases() -> list[Case]:
                           _in_run_folder(_flip_at(k / 12))))
     cases.append(Case("run folder not creatable", pipeline_case("", {"run_dir": "/proc/dsame-fuzz/run"}).argv,
                       None, None))
+    finished = pipeline_case("", {}).argv
+    cases.append(Case("run folder with an edited config.yaml", finished, _edited_config(finished)))
+    cases.append(Case("run folder with an edited config.yaml, the command following it",
+                      pipeline_case("", {"seed": "1"}).argv, _edited_config(finished)))
+    if os.geteuid() != 0:  # root writes in any folder
+        cases.append(Case("run folder read-only, its old lock writable", pipeline_case("", {}).argv, _read_only_run))
     # Root gives a folder to another user; any other user has one already: /tmp is root's.
     foreign = "{dir}/cache" if os.geteuid() == 0 else "/tmp"
     cases.append(Case("card cache folder of another user", pipeline_case("", {}).argv, _foreign_cache,
@@ -456,6 +462,23 @@ def _in_run_folder(content) -> Callable[[Path], None]:
         (d / "run").mkdir()
         _writer(content)(d / "run" / ckpt.FILENAME)
     return setup
+
+
+def _edited_config(argv: list[str]) -> Callable[[Path], None]:
+    """A finished run of `argv` whose config.yaml was then edited (seed 0 -> 1)."""
+    def setup(d: Path) -> None:
+        subprocess.run([sys.executable, "-m", *(a.replace("{dir}", str(d)) for a in argv)], cwd=ROOT,
+                       check=True, capture_output=True, timeout=300)
+        config = d / "run" / "config.yaml"
+        config.write_text(config.read_text().replace("\nseed: 0\n", "\nseed: 1\n", 1))
+    return setup
+
+
+def _read_only_run(d: Path) -> None:
+    """An older run's folder: a lock file anyone may open, in a folder that takes no new file."""
+    (d / "run").mkdir()
+    (d / "run" / ".lock").touch()
+    (d / "run").chmod(0o555)
 
 
 def _foreign_cache(d: Path) -> None:

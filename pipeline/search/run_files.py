@@ -8,8 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..deck_space import DeckSpace
-from ..errors import write_error
-from ..state.checkpoint import new_private_file
+from ..state.checkpoint import new_private_file, write_error
 from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays, ccdf
 
 METRICS_FILE = "metrics.jsonl"

@@ -29,7 +29,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from ..errors import CheckpointError, write_error
+from ..errors import CheckpointError, RunDirError
 
 FORMAT = "dsame-hearthstone-checkpoint"
 VERSION = 3
@@ -107,9 +107,10 @@ def replace_file(path: Path, data: bytes) -> None:
     """Atomically replace `path` by `data` (temp file, fsync, rename, fsync of the folder)."""
     folder = path.parent
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    needed = len(data) + WRITE_MARGIN
     try:
         free = free_bytes(folder)
-        if free is not None and free < len(data) + WRITE_MARGIN:
+        if free is not None and free < needed:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # before writing a byte
         fd = new_private_file(tmp)
         try:
@@ -126,9 +127,29 @@ def replace_file(path: Path, data: bytes) -> None:
         finally:
             os.close(dir_fd)
     except OSError as exc:
-        raise write_error(path, exc) from None
+        raise write_error(path, exc, needed) from None
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def write_error(path: Path, exc: OSError, needed: int | None = None, what: str | None = None) -> RunDirError:
+    """A failed write into a run folder as one line: the file (or `what`) and the reason; for a
+    full disk also the free space, what the write needed, and whether a checkpoint is kept to
+    resume from (what was written before stays as it was)."""
+    path = Path(path)
+    reason = exc.strerror or str(exc)
+    if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+        return RunDirError(f"cannot write {path}: {reason}")
+    free = free_bytes(path.parent)
+    space = "free space unknown" if free is None else f"{free / 2 ** 20:.1f} MiB free"
+    if needed is not None:
+        space += (f", {needed / 2 ** 20:.1f} MiB needed: {(needed - WRITE_MARGIN) / 2 ** 20:.1f} MiB for the file "
+                  f"and {WRITE_MARGIN / 2 ** 20:.0f} MiB the run keeps in reserve for the files it writes next")
+    if (path.parent / FILENAME).is_file():
+        then = "the last complete checkpoint is kept; free some space and run the same command again to resume"
+    else:
+        then = "no checkpoint was written yet; free some space and run the same command again to start"
+    return RunDirError(f"cannot write {what or path.name} in {path.parent}: {reason} ({space}); {then}")
 
 
 def new_private_file(path: Path) -> int:

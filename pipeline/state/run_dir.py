@@ -3,6 +3,7 @@ and the guard against mixing configs."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import sys
@@ -28,27 +29,49 @@ def resolve_run_dir(cfg) -> Path:
 def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
     """Checks that `run_dir` holds nothing or a run of this same config, before anything is
     written; call it holding the lock (`locked`), so that what it reads cannot change. Returns
-    the checkpoint to resume from, if there is one."""
+    the checkpoint to resume from, if there is one. The checkpoint's config is the run's:
+    config.yaml is a copy of it for people to read, and one that disagrees is refused."""
     run_dir = Path(run_dir)
-    if run_dir.exists() and not run_dir.is_dir():
-        raise RunDirError(f"run directory {run_dir} exists and is not a directory")
     config_path = run_dir / CONFIG_FILE
     theirs = read_config(config_path)
-    if theirs is not None:
-        diff = differences(theirs, identity(cfg))
-        if diff:
-            raise RunDirError(f"{run_dir} holds a run of another config ({'; '.join(diff[:3])}"
-                              f"{'; ...' if len(diff) > 3 else ''}); choose another run_dir")
     path = run_dir / ckpt.FILENAME
     if run_dir.is_dir() and any(p.name != LOCK_FILE for p in run_dir.iterdir()) \
             and not config_path.exists() and not path.exists():
         raise RunDirError(f"run directory {run_dir} is not empty and holds no run; choose another run_dir")
-    if path.exists() or path.is_symlink():
-        saved = ckpt.load(path, required=checkpoint_groups(cfg))
-        if saved.identity != identity_hash(cfg):
-            raise RunDirError(f"{path} was written by another config; choose another run_dir")
-        return saved
-    return None
+    ours = identity(cfg)
+    if not (path.exists() or path.is_symlink()):
+        if theirs is not None and differences(theirs, ours):
+            raise RunDirError(f"{run_dir} holds a run of another config ({_listed(differences(theirs, ours))}); "
+                              "choose another run_dir")
+        return None
+    saved = ckpt.load(path, required=checkpoint_groups(cfg))
+    kept = _identity_of(saved)
+    if theirs is not None and kept is not None and differences(theirs, kept):  # config.yaml was edited
+        again = ("run the same command again" if not differences(kept, ours) else
+                 "run the checkpoint's config again (this command's differs); for another config, choose "
+                 "another run_dir")
+        raise RunDirError(
+            f"{config_path} disagrees with the checkpoint beside it (config.yaml vs checkpoint: "
+            f"{_listed(differences(theirs, kept))}); the checkpoint's config is the run's: to resume it, "
+            f"rm {config_path} (it is rewritten from the checkpoint) and {again}")
+    if saved.identity != identity_hash(cfg):
+        diff = f" ({_listed(differences(kept, ours))})" if kept is not None else ""
+        raise RunDirError(f"{run_dir} holds a run of another config{diff}; choose another run_dir")
+    return saved
+
+
+def _identity_of(saved: ckpt.Checkpoint) -> dict | None:
+    """The identity part of the config a checkpoint holds; None if it cannot be read (a file of
+    version 1, unchecked)."""
+    try:
+        plain = yaml.safe_load(saved.config_yaml)
+        return identity_from_plain(plain) if isinstance(plain, dict) else None
+    except Exception:  # OmegaConf and yaml raise several types on text that is not a config
+        return None
+
+
+def _listed(diff: list[str]) -> str:
+    return "; ".join(diff[:3]) + ("; ..." if len(diff) > 3 else "")
 
 
 def checkpoint_groups(cfg) -> tuple[str, ...]:
@@ -129,6 +152,7 @@ def locked(run_dir: Path):
             raise RunDirError(f"run directory {run_dir} is in use by another running process") from None
         for stale in run_dir.glob(".*.tmp-*"):
             stale.unlink(missing_ok=True)
+        _write_probe(run_dir)
         yield run_dir
     except BaseException:
         if new_lock:
@@ -137,6 +161,23 @@ def locked(run_dir: Path):
         raise
     finally:
         os.close(fd)
+
+
+def _write_probe(run_dir: Path) -> None:
+    """Write and remove a small file: a folder that takes no new file (read-only, full, another
+    user's with a lock file left writable) fails now, not at the first checkpoint."""
+    probe = run_dir / f".write-probe.tmp-{os.getpid()}"
+    try:
+        fd = ckpt.new_private_file(probe)
+        try:
+            os.write(fd, b"probe\n")
+        finally:
+            os.close(fd)
+            probe.unlink()
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise ckpt.write_error(probe, exc, what="a test file") from None
+        raise RunDirError(f"run directory {run_dir} is not writable: {exc.strerror}") from None
 
 
 def _open_lock(path: Path) -> tuple[int, bool]:
@@ -152,6 +193,8 @@ def _open_lock(path: Path) -> tuple[int, bool]:
 def _make_dirs(run_dir: Path) -> list[Path]:
     """Create `run_dir` and its missing parents, each private to this user; returns those
     created, deepest first."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunDirError(f"run directory {run_dir} exists and is not a directory")
     missing = [p for p in [run_dir, *run_dir.parents] if not p.exists()]
     try:
         for folder in reversed(missing):

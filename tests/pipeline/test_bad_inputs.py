@@ -1,9 +1,11 @@
 """Bad input gets one clear `error:` line before any game is played or anything is written: a
 sample of the generated corpus (tools/fuzz_inputs.py, `make fuzz-inputs` runs all of it),
-games that fail in the engine beyond the accepted share, and a read-only run folder."""
+games that fail in the engine beyond the accepted share, and run folders that cannot be written."""
 import os
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +16,7 @@ from pipeline.errors import EvaluationError
 from pipeline.cluster.evaluation import EvaluationClient, check_failures
 from workers.protocol.results import GameRecord
 
-from .helpers import run_pipeline, tmpfs
+from .helpers import ROOT, command, run_pipeline, tmpfs
 
 SAMPLE = 100  # about a minute on two cores; FUZZ_INPUTS_SEED picks another sample
 
@@ -105,3 +107,30 @@ def test_a_finished_run_on_a_read_only_disk_is_refused_untouched(read_only_disk,
     done = run_pipeline("algorithm.budget=20", run_dir=read_only_disk / "run", check=False, timeout=120)
     assert done.returncode == 2 and done.stderr.strip().startswith("error: ")
     assert "Read-only file system" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_run_folder_that_takes_no_file_fails_before_anything_slow():
+    """An older run's folder that can be locked (its .lock left writable) but takes no new file:
+    refused at once (the audit's run built the search and played for 75 s first). Before the
+    inputs too: with a missing opponents file as well, the folder is what is named. As root the
+    run is made by user nobody, for whom the folder is read-only."""
+    shared = Path(tempfile.mkdtemp(prefix="dsame-unwritable-"))  # not under pytest's 0700 folder
+    try:
+        shared.chmod(0o755)
+        run_dir = shared / "run"
+        run_dir.mkdir(mode=0o755)
+        (run_dir / ".lock").touch()
+        (run_dir / ".lock").chmod(0o666)
+        prefix, env = [], dict(os.environ)
+        if os.geteuid() == 0:
+            prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            env["DSAME_CACHE_DIR"] = str(shared / "cache")  # nobody has no home
+        else:
+            run_dir.chmod(0o555)
+        done = subprocess.run([*prefix, *command("opponents.path=/nonexistent.json", run_dir=run_dir)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 2, done.stderr[-2000:]
+        assert done.stderr == f"error: run directory {run_dir} is not writable: Permission denied\n"
+        assert sorted(p.name for p in run_dir.iterdir()) == [".lock"]
+    finally:
+        shutil.rmtree(shared)

@@ -22,7 +22,7 @@ import torch
 from pipeline.state import checkpoint as ckpt
 from pipeline.state import run_dir as rd
 from pipeline.state.config import validate
-from pipeline.errors import CheckpointError
+from pipeline.errors import CheckpointError, RunDirError
 
 from .helpers import ROOT, assert_same_run, command, compose, final_state, run_pipeline, saved_evaluations, tmpfs, wait_for
 
@@ -307,6 +307,24 @@ def test_a_missing_or_damaged_config_yaml_is_rewritten_from_the_checkpoint(finis
     assert (run_dir / ckpt.FILENAME).read_bytes() == checkpoint_before  # a finished run stays as it was
 
 
+def test_an_edited_config_yaml_beside_an_intact_checkpoint_says_which_wins_and_how_to_resume(finished, tmp_path):
+    run_dir = _copy(finished, tmp_path)
+    config = run_dir / "config.yaml"
+    plain = yaml.safe_load(config.read_text())
+    plain["seed"] = 1
+    config.write_text(yaml.safe_dump(plain))
+    before = _digest(run_dir)
+    said = (f"{config} disagrees with the checkpoint beside it (config.yaml vs checkpoint: seed: 1 vs 0); the "
+            f"checkpoint's config is the run's: to resume it, rm {config} (it is rewritten from the checkpoint) and ")
+    _one_error(run_pipeline(run_dir=run_dir, check=False), said + "run the same command again")
+    _one_error(run_pipeline("seed=1", run_dir=run_dir, check=False),  # the command that follows the edit
+               said + "run the checkpoint's config again (this command's differs)")
+    assert _digest(run_dir) == before
+    config.unlink()  # as the message says
+    assert "resuming" in run_pipeline(run_dir=run_dir).stderr
+    assert yaml.safe_load(config.read_text())["seed"] == 0
+
+
 def test_config_yaml_is_written_atomically(tmp_path):
     cfg = validate(compose())
     rd.write_config(tmp_path, cfg)
@@ -348,6 +366,8 @@ def test_a_full_disk_is_one_error_line_and_the_last_checkpoint_stays(small_disk,
     lines = err.decode().strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: cannot write ") and str(run_dir) in lines[0], lines
     assert "No space left on device" in lines[0] and "MiB free" in lines[0]
+    assert lines[0].endswith("; the last complete checkpoint is kept; free some space and run the same command "
+                             "again to resume")
     assert not list(run_dir.glob(".*.tmp-*"))
     kept = saved_evaluations(run_dir)
     assert 20 <= kept < 60
@@ -360,5 +380,26 @@ def test_a_full_disk_at_the_start_leaves_no_empty_config(small_disk):
     _fill(small_disk)
     run_dir = small_disk / "run"
     done = run_pipeline(run_dir=run_dir, check=False)
-    _one_error(done, "No space left on device")
-    assert not run_dir.exists() or not (run_dir / "config.yaml").exists()
+    _one_error(done, f"cannot write a test file in {run_dir}: No space left on device",
+               "; no checkpoint was written yet; free some space and run the same command again to start")
+    assert not run_dir.exists()  # found before anything was written
+
+
+def test_a_write_short_of_the_reserve_says_what_it_needs(tmp_path, monkeypatch):
+    """A new checkpoint needs its own size and a reserve free; short of that it is not written,
+    and the message says so, and whether an older checkpoint is kept."""
+    path = tmp_path / ckpt.FILENAME
+    arrays = {"evaluations": {"decks": np.zeros((1000, 180), np.int16)}}  # 0.3 MiB
+    monkeypatch.setattr(ckpt, "free_bytes", lambda folder: int(1.3 * 2 ** 20))
+    needs = (r"No space left on device \(1.3 MiB free, 1.\d MiB needed: 0.\d MiB for the file and 1 MiB the run "
+             r"keeps in reserve for the files it writes next\); ")
+    with pytest.raises(RunDirError, match=rf"cannot write checkpoint.h5 in {tmp_path}: {needs}no checkpoint was "
+                                          "written yet; free some space and run the same command again to start"):
+        ckpt.save(path, config_yaml="", identity="", state={}, arrays=arrays, blobs={})
+    assert not path.exists()
+    monkeypatch.undo()
+    ckpt.save(path, config_yaml="", identity="", state={}, arrays={}, blobs={})
+    monkeypatch.setattr(ckpt, "free_bytes", lambda folder: int(1.3 * 2 ** 20))
+    with pytest.raises(RunDirError, match=rf"{needs}the last complete checkpoint is kept; free some space and run "
+                                          "the same command again to resume"):
+        ckpt.save(path, config_yaml="", identity="", state={}, arrays=arrays, blobs={})
