@@ -34,6 +34,9 @@ report: native
 	$(PY) -m pipeline.report --out $(REPORT) $(REPORT_FLAGS) $(RUNS)
 
 test: native
+	@echo "make test: about 9 minutes on an idle 2-core machine. Installs with apt-get when missing" \
+	      "(as root or through sudo -n): chromium, mono-devel, SLURM and munge; starts munged, slurmctld" \
+	      "and slurmd for the SLURM tests and stops them when the tests end (README.md)."
 	$(PY) -m pytest -q -n 2 tests
 
 test-slurm: native

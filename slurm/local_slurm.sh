@@ -14,6 +14,7 @@ host="$(hostname -s)"
 cpus="${SLURM_LOCAL_CPUS:-4}"
 
 die() { echo "local_slurm: $*" >&2; exit 1; }
+say() { echo "local_slurm: $*" >&2; }  # each change to the machine, before it is made
 
 install_packages() {
     command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null \
@@ -21,12 +22,14 @@ install_packages() {
     [ "$(id -u)" = 0 ] || die "slurmctld/slurmd/munge are missing and installing them needs root"
     command -v apt-get >/dev/null || die "slurm is missing and this is not a Debian-like system (no apt-get)"
     export DEBIAN_FRONTEND=noninteractive
+    say "installing slurmctld slurmd slurm-client munge with apt-get"
     apt-get update -q >/dev/null
     apt-get install -y -q slurmctld slurmd slurm-client munge >/dev/null
 }
 
 start_munge() {
     if [ ! -s /etc/munge/munge.key ]; then
+        say "writing a new munge key, /etc/munge/munge.key"
         mkdir -p /etc/munge
         if command -v mungekey >/dev/null; then mungekey --create --force --keyfile /etc/munge/munge.key
         else dd if=/dev/urandom of=/etc/munge/munge.key bs=1 count=1024 status=none; fi
@@ -36,6 +39,7 @@ start_munge() {
     mkdir -p /run/munge /var/log/munge /var/lib/munge
     chown munge:munge /run/munge /var/log/munge /var/lib/munge 2>/dev/null || true
     if ! munge -n >/dev/null 2>&1; then
+        say "starting munged"
         if id munge >/dev/null 2>&1; then
             runuser -u munge -- /usr/sbin/munged
         else
@@ -96,13 +100,17 @@ start() {
     fi
     write_conf
     export SLURM_CONF="$dir/slurm.conf"
+    say "starting slurmctld and slurmd ($SLURM_CONF)"
     # -i: ignore state from an earlier start (stale jobs); -c: clear saved job state
     pid_alive "$dir/slurmctld.pid" || /usr/sbin/slurmctld -c -i -f "$SLURM_CONF"
     pid_alive "$dir/slurmd.pid" || /usr/sbin/slurmd -f "$SLURM_CONF"
     for _ in $(seq 120); do
         state=$(sinfo -h -N -o '%t' 2>/dev/null | head -1 || true)
         case "$state" in
-            idle|mix|alloc) echo "export SLURM_CONF=$SLURM_CONF"; return 0 ;;
+            idle|mix|alloc)  # and ours: a cluster of another folder may answer on these ports
+                if pid_alive "$dir/slurmctld.pid" && pid_alive "$dir/slurmd.pid"; then
+                    echo "export SLURM_CONF=$SLURM_CONF"; return 0
+                fi ;;
             drain*|down*) scontrol update nodename="$host" state=resume >/dev/null 2>&1 || true ;;
         esac
         sleep 0.5

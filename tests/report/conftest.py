@@ -3,7 +3,6 @@ the first worker under a file lock, read by the others): the paper's 2 x 2 surro
 (DSA-ME, DSA-ME (ad), Offline DSA-ME, Offline DSA-ME (ad)) and MAP-Elites, two seeds each, the
 random-search run the offline variants train on, and one run killed part-way (unfinished)."""
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[2]
 
+from tests import machine
 from tests.pipeline.helpers import compose, kill_group, saved_evaluations, start_pipeline, wait_for
 
 SWEPT = ["map_elites", "dsa_me", "dsa_me_ad", "offline_dsa_me", "offline_dsa_me_ad"]
@@ -86,16 +86,13 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture(scope="session")
-def chromium(tmp_path_factory) -> Path:
-    """Debian's chromium, installed with apt-get when missing (it must run, not skip, in CI)."""
+def chromium(request, tmp_path_factory) -> Path:
+    """Debian's chromium, installed with apt-get when missing (skips without root or sudo,
+    except in CI, where it must run)."""
     shared = tmp_path_factory.getbasetemp().parent
     with FileLock(str(shared / "chromium-install.lock")):
         if not CHROMIUM.exists():
-            env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-            sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
-            subprocess.run([*sudo, "apt-get", "update", "-qq"], check=True, env=env, capture_output=True, timeout=600)
-            subprocess.run([*sudo, "apt-get", "install", "-y", "-qq", "chromium"],
-                           check=True, env=env, capture_output=True, timeout=900)
+            machine.apt_install(request, ["chromium"], "the report page test")
     assert CHROMIUM.exists(), "apt-get did not install /usr/bin/chromium"
     return CHROMIUM
 

@@ -5,12 +5,13 @@ built or fetched here)."""
 from __future__ import annotations
 
 import fcntl
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests import machine
 
 HERE = Path(__file__).resolve().parent
 STAND_IN_CORE = HERE / "SabberStoneCoreStandIn.cs"
@@ -25,34 +26,16 @@ def _mono_ready() -> bool:
                 and ctypes.util.find_library("monosgen-2.0"))
 
 
-def _install_mono() -> str | None:
-    """Installs Mono from Debian once per machine (a file lock keeps xdist workers in line);
-    returns why it could not, or None."""
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        return "Mono is not installed and this user cannot apt-get install it"
+@pytest.fixture(scope="session")
+def mono(request):
+    """Mono's mcs and runtime, installed from Debian once per machine if missing (a file lock
+    keeps xdist workers in line); in CI a failure fails, elsewhere it skips."""
     with open("/tmp/dsame-mono-install.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if _mono_ready():
-            return None
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, timeout=600)
-        done = subprocess.run(["apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq",
-                               "--no-install-recommends", *MONO_PACKAGES],
-                              env=env, capture_output=True, text=True, timeout=1200)
-        if done.returncode != 0:
-            return f"apt-get install {' '.join(MONO_PACKAGES)} failed: {done.stderr.strip()[-300:]}"
-    return None if _mono_ready() else "Mono installed but mcs/mono/netstandard.dll/libmonosgen missing"
-
-
-@pytest.fixture(scope="session")
-def mono():
-    """Mono's mcs and runtime, installed if missing; in CI a failure fails, elsewhere it skips."""
+        if not _mono_ready():
+            machine.apt_install(request, MONO_PACKAGES, "the SabberStone tests", "--no-install-recommends")
     if not _mono_ready():
-        why = _install_mono()
-        if why:
-            if os.environ.get("CI"):
-                pytest.fail(why)
-            pytest.skip(why)
+        machine.unavailable("Mono installed but mcs/mono/netstandard.dll/libmonosgen missing")
     return shutil.which("mcs")
 
 
