@@ -89,30 +89,50 @@ class EvaluationClient:
         """EvaluationResult of each deck, in the order given. `strategies`: per deck, the
         evaluated player's score instead of the configured one (the strategy search sends each
         candidate's weights as a tuple)."""
-        card_lists = [tuple(self.space.decode(d)) for d in decks]
-        options = [self.options if strategies is None else {**self.options, "strategy": s}
-                   for s in (strategies if strategies is not None else [None] * len(decks))]
-        seeds = [evaluation_seed(self.run_seed, e) for e in eval_ids]
-        chunks = [list(range(s, min(s + self.games_per_task, self.games)))
-                  for s in range(0, self.games, self.games_per_task)]
-        records = [[None] * len(chunks) for _ in decks]
-        start = time.perf_counter()
+        return self.submit(decks, eval_ids, strategies).results(progress)
+
+    def submit(self, decks: np.ndarray, eval_ids: np.ndarray, strategies=None) -> "PendingBatch":
+        """Sends every game task of these decks to the workers and returns at once; the
+        batch's `results()` waits for them. Batches submitted earlier run first."""
+        return PendingBatch(self, decks, eval_ids, strategies)
+
+    def _submit(self, cards, games, seed, options):
+        return self.client.submit(play_chunk, cards, games, seed, options, pure=False)
+
+
+class PendingBatch:
+    """The game tasks of one batch of decks, running on the workers."""
+
+    def __init__(self, client: EvaluationClient, decks: np.ndarray, eval_ids: np.ndarray, strategies=None):
+        self.client, self.eval_ids = client, eval_ids
+        self.card_lists = [tuple(client.space.decode(d)) for d in decks]
+        self.options = [client.options if strategies is None else {**client.options, "strategy": s}
+                        for s in (strategies if strategies is not None else [None] * len(decks))]
+        self.seeds = [evaluation_seed(client.run_seed, e) for e in eval_ids]
+        self.chunks = [list(range(s, min(s + client.games_per_task, client.games)))
+                       for s in range(0, client.games, client.games_per_task)]
+        self.start = time.perf_counter()
+        self.pending = {}
+        for d, (cards, seed) in enumerate(zip(self.card_lists, self.seeds)):
+            for c, games in enumerate(self.chunks):
+                self.pending[client._submit(cards, games, seed, self.options[d])] = (d, c, 0)
+
+    def results(self, progress=None) -> list:
+        """Waits for every task (a lost one runs again) and returns each deck's EvaluationResult."""
+        client, chunks = self.client, self.chunks
+        records = [[None] * len(chunks) for _ in self.card_lists]
         game_s = 0.0
-        pending = {}
-        for d, (cards, seed) in enumerate(zip(card_lists, seeds)):
-            for c, games in enumerate(chunks):
-                pending[self._submit(cards, games, seed, options[d])] = (d, c, 0)
-        remaining = [len(chunks)] * len(decks)
-        done = as_completed(list(pending))
+        remaining = [len(chunks)] * len(self.card_lists)
+        done = as_completed(list(self.pending))
         for future in done:
-            d, c, attempt = pending.pop(future)
+            d, c, attempt = self.pending.pop(future)
             try:
                 recs, seconds = future.result()
             except Exception as exc:  # a lost task (KilledWorker) or a failed one: run it again
-                if attempt >= self.max_resubmits or isinstance(exc, EngineDeckError):
+                if attempt >= client.max_resubmits or isinstance(exc, EngineDeckError):
                     raise
-                again = self._submit(card_lists[d], chunks[c], seeds[d], options[d])
-                pending[again] = (d, c, attempt + 1)
+                again = client._submit(self.card_lists[d], chunks[c], self.seeds[d], self.options[d])
+                self.pending[again] = (d, c, attempt + 1)
                 done.add(again)
                 continue
             records[d][c] = recs
@@ -120,14 +140,15 @@ class EvaluationClient:
             remaining[d] -= 1
             if remaining[d] == 0 and progress is not None:
                 progress.update(1)
-        self.timings.append(BatchTiming(time.perf_counter() - start, game_s, self.workers()))
+        client.timings.append(BatchTiming(time.perf_counter() - self.start, game_s, client.workers()))
         results = []
-        for eval_id, cards, recs in zip(eval_ids, card_lists, records):
+        for eval_id, cards, recs in zip(self.eval_ids, self.card_lists, records):
             flat = [r for chunk in recs for r in chunk]
-            check_failures(int(eval_id), flat, self.max_failed_share, self.opponent_names)
-            results.append(summarize(flat, self._engine.deck_stats(cards, self.space.stat_overrides),
-                                                  self.opponent_names))
+            check_failures(int(eval_id), flat, client.max_failed_share, client.opponent_names)
+            results.append(summarize(flat, client._engine.deck_stats(cards, client.space.stat_overrides),
+                                     client.opponent_names))
         return results
 
-    def _submit(self, cards, games, seed, options):
-        return self.client.submit(play_chunk, cards, games, seed, options, pure=False)
+    def cancel(self) -> None:
+        """Drops the tasks still queued or running (a run that stops before it needs them)."""
+        self.client.client.cancel(list(self.pending))

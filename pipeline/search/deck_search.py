@@ -1,9 +1,19 @@
 """The search algorithms on real evaluations: MAP-Elites, random search and the surrogate-
 assisted family (DSA-ME, LSA-ME, the (ad), offline and no-reset variants), with the state that
-a checkpoint holds and restores."""
+a checkpoint holds and restores.
+
+Overlap (algorithm.overlap=true, surrogate kinds): outer iteration k trains, runs the inner loop
+and submits its batch while batch k-1 is still being played, then waits for batch k-1. So each
+surrogate is trained on every evaluation except the batch in flight (the paper's synchronous
+loop trains on all of them), and the workers move from one batch to the next without waiting
+for the head node. Which data each step sees does not depend on timing, so a run is as
+reproducible as a synchronous one; a checkpoint holds the batch in flight and a resume plays it
+again with the same evaluation ids (the same games).
+"""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +31,20 @@ from .surrogate import Surrogate
 
 N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.protocol.results.TARGET_NAMES)
 SOURCE_RANDOM, SOURCE_MUTATION, SOURCE_SURROGATE = 0, 1, 2
+PENDING = "pending"  # the checkpoint group of the batch in flight (overlap)
+
+
+@dataclass
+class InFlight:
+    """A batch submitted to the workers and not yet added: its decks, ids, source, the outer
+    iteration that chose it and what that iteration logged."""
+
+    decks: np.ndarray
+    ids: np.ndarray
+    source: int
+    iteration: int
+    log: dict = field(default_factory=dict)
+    batch: object = None  # the evaluator's PendingBatch
 
 
 class Search:
@@ -39,6 +63,7 @@ class Search:
         self.history: list[dict] = []
         self.surrogate: Surrogate | None = None
         self.grid: SurrogateGrid | None = None
+        self.in_flight: InFlight | None = None
         self._eval_bar = None
         if self.algo.kind == "surrogate":
             self.surrogate = Surrogate.from_config(self.algo.model, cfg.surrogate, space.size,
@@ -47,6 +72,11 @@ class Search:
     @property
     def evaluations(self) -> int:
         return len(self.decks)
+
+    @property
+    def submitted(self) -> int:
+        """Evaluations done or in flight."""
+        return self.evaluations + (len(self.in_flight.decks) if self.in_flight else 0)
 
     # --- start or resume ----------------------------------------------------------------
     def resume(self, saved: ckpt.Checkpoint) -> None:
@@ -73,6 +103,23 @@ class Search:
                 self.grid.load_state(saved.arrays["surrogate_archive"])
             except (ValueError, IndexError) as exc:
                 raise ckpt.damaged(saved.path, f"its surrogate archive does not fit the config ({exc})") from None
+        if PENDING in saved.arrays:
+            self.in_flight = self._restore_in_flight(saved)
+
+    def _restore_in_flight(self, saved: ckpt.Checkpoint) -> InFlight:
+        """The batch that was in flight when the checkpoint was written (`run` plays it again)."""
+        pending, about = saved.arrays[PENDING], saved.state.get(PENDING)
+        try:
+            decks, ids = pending["decks"].astype(np.int16), pending["eval_id"].astype(np.int64)
+            for d in decks:
+                self.space.validate(d)
+            if not isinstance(about, dict) or len(decks) != len(ids) or not len(decks) \
+                    or not np.array_equal(ids, np.arange(self.evaluations, self.evaluations + len(decks))):
+                raise ValueError("it does not follow the evaluations")
+            flight = InFlight(decks, ids, int(about["source"]), int(about["iteration"]), dict(about["log"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ckpt.damaged(saved.path, f"its batch in flight cannot be played again ({exc})") from None
+        return flight
 
     def prepare_offline_surrogate(self) -> None:
         """The offline variants' fixed model: trained once on a file's evaluations, or loaded."""
@@ -101,7 +148,9 @@ class Search:
         with self._bar(total=budget, initial=self.evaluations, desc="evaluations", unit="deck",
                        leave=True) as bar:
             self._eval_bar = bar
-            while self.evaluations < budget:
+            if self.in_flight is not None and self.in_flight.batch is None:  # resumed with a batch in flight
+                self.in_flight.batch = self.evaluator.submit(self.in_flight.decks, self.in_flight.ids)
+            while self.submitted < budget:
                 if self.algo.kind == "surrogate":
                     self._surrogate_step()
                     self.checkpoint()
@@ -110,6 +159,9 @@ class Search:
                     while self.evaluations < budget and self.evaluations - since < int(self.algo.checkpoint_every):
                         self._real_batch()
                     self.checkpoint()
+            if self.in_flight is not None:
+                self._collect()
+                self.checkpoint()
         self.write_reports()
 
     def _real_batch(self) -> None:
@@ -131,9 +183,11 @@ class Search:
             return
         self.outer_iteration += 1
         log = {}
+        start = time.perf_counter()
         if self.algo.train_online:
             with self._bar(total=int(self.cfg.surrogate.epochs), desc="training", unit="epoch") as bar:
                 log.update(self.surrogate.fit(self.decks, self.targets, self.rng, progress=bar))
+        log["train_s"] = time.perf_counter() - start
         grid = self.grid if (self.grid is not None and not self.algo.reset) else self._new_grid()
         inner = self.algo.inner
         start = time.perf_counter()
@@ -144,48 +198,70 @@ class Search:
         log["inner_loop_s"] = time.perf_counter() - start
         log["surrogate_elites"] = len(grid)
         self.grid = grid  # checkpointed; reused next iteration only without resetting
+        start = time.perf_counter()
         decks = self._select_for_evaluation(grid)
         source = SOURCE_SURROGATE
         if not len(decks):  # everything the surrogate proposes was evaluated already
             parents = archive_arrays(self.archive)["solution"]
             decks = self.space.mutate(self.rng, parents[self.rng.integers(0, len(parents), int(self.algo.batch_size))])
-            decks = decks[: int(self.algo.budget) - self.evaluations]
+            decks = decks[: int(self.algo.budget) - self.submitted]
             source = SOURCE_MUTATION
-        self._evaluate(decks, source, extra=log)
+        log["select_s"] = time.perf_counter() - start
+        if not self.algo.overlap:
+            self._evaluate(decks, source, extra=log)
+            return
+        submitted = self._submit(decks, source, log)
+        if self.in_flight is not None:
+            self._collect()
+        self.in_flight = submitted
 
     def _select_for_evaluation(self, grid: SurrogateGrid) -> np.ndarray:
-        """The surrogate elites in cell order, without repeats (and without decks evaluated
-        before, for the no-reset variant), cut to the remaining budget."""
+        """The surrogate elites in cell order, without repeats (and without decks evaluated or
+        in flight before, for the no-reset variant), cut to the remaining budget."""
         decks = grid.elites()["solution"]
         _, first = np.unique(decks, axis=0, return_index=True)
         decks = decks[np.sort(first)]
-        if self.algo.skip_evaluated and self.evaluations:
+        if self.algo.skip_evaluated and self.submitted:
             seen = {d.tobytes() for d in self.decks}
+            seen |= {d.tobytes() for d in (self.in_flight.decks if self.in_flight else ())}
             decks = decks[[d.tobytes() not in seen for d in decks]] if len(decks) else decks
-        return decks[: int(self.algo.budget) - self.evaluations]
+        return decks[: int(self.algo.budget) - self.submitted]
 
     def _evaluate(self, decks: np.ndarray, source: int, extra: dict | None = None) -> None:
+        self.in_flight = self._submit(decks, source, extra or {})
+        self._collect()
+
+    def _submit(self, decks: np.ndarray, source: int, log: dict) -> InFlight:
+        """Validates the decks and sends their games to the workers, after any batch in flight."""
+        start = time.perf_counter()
         decks = np.asarray(decks, dtype=np.int16)
         for d in decks:
             self.space.validate(d)
-        ids = np.arange(self.evaluations, self.evaluations + len(decks))
-        results = self.evaluator.evaluate(decks, ids, progress=self._eval_bar)
+        ids = np.arange(self.submitted, self.submitted + len(decks))
+        flight = InFlight(decks, ids, source, self.outer_iteration, log)
+        flight.batch = self.evaluator.submit(decks, ids)
+        log["dispatch_s"] = time.perf_counter() - start
+        return flight
+
+    def _collect(self) -> None:
+        """Waits for the batch in flight and adds it to the archive and the evaluations."""
+        flight, self.in_flight = self.in_flight, None
+        start = time.perf_counter()
+        results = flight.batch.results(progress=self._eval_bar)
         targets = np.array([r.targets() for r in results], dtype=np.float64)
-        self.archive.add(decks, targets[:, 0], targets[:, 1:3], eval_id=ids, targets=targets)
-        self.decks = np.concatenate([self.decks, decks])
+        self.archive.add(flight.decks, targets[:, 0], targets[:, 1:3], eval_id=flight.ids, targets=targets)
+        self.decks = np.concatenate([self.decks, flight.decks])
         self.targets = np.concatenate([self.targets, targets])
-        self.sources = np.concatenate([self.sources, np.full(len(decks), source, np.int8)])
-        self.iterations = np.concatenate([self.iterations, np.full(len(decks), self.outer_iteration, np.int32)])
+        self.sources = np.concatenate([self.sources, np.full(len(flight.decks), flight.source, np.int8)])
+        self.iterations = np.concatenate([self.iterations, np.full(len(flight.decks), flight.iteration, np.int32)])
         timing = self.evaluator.timings[-1]
-        self._log({"batch": len(decks), "batch_wall_s": timing.wall_s,
-                   "worker_game_time_share": timing.game_time_share,
-                   "game_errors": sum(len(r.errors) for r in results), **(extra or {})})
+        self._log({"batch": len(flight.decks), "batch_wall_s": timing.wall_s, "wait_s": time.perf_counter() - start,
+                   "batch_game_s": timing.game_s, "worker_game_time_share": timing.game_time_share,
+                   "game_errors": sum(len(r.errors) for r in results), **flight.log})
 
     def _log(self, extra: dict) -> None:
-        row = {"evaluations": self.evaluations, "outer_iteration": self.outer_iteration,
-               **qd_metrics(self.archive, self.spec), **extra}
-        self.history.append({k: (float(v) if isinstance(v, (np.floating, np.integer)) else v)
-                             for k, v in row.items()})
+        self.history.append(_plain({"evaluations": self.evaluations, "outer_iteration": self.outer_iteration,
+                                    **qd_metrics(self.archive, self.spec), **extra}))
 
     # --- persistence ---------------------------------------------------------------------
     def checkpoint(self) -> None:
@@ -201,9 +277,16 @@ class Search:
         state = {"rng": self.rng.bit_generator.state, "outer_iteration": self.outer_iteration,
                  "history": self.history, "algorithm": self.algo.name,
                  "evaluations": self.evaluations}
+        if self.in_flight is not None:
+            arrays[PENDING] = {"decks": self.in_flight.decks, "eval_id": self.in_flight.ids}
+            state[PENDING] = {"source": self.in_flight.source, "iteration": self.in_flight.iteration,
+                              "log": _plain(self.in_flight.log)}
+        start = time.perf_counter()
         ckpt.save(self.run_dir / ckpt.FILENAME, config_yaml=self.config_yaml, identity=self.identity,
                   state=state, arrays=arrays, blobs=blobs)
         self.write_reports()
+        if self.history:
+            self.history[-1]["checkpoint_s"] = time.perf_counter() - start  # in the next checkpoint
 
     def write_reports(self) -> None:
         run_files.write_metrics(self.run_dir, self.history)
@@ -221,3 +304,8 @@ class Search:
     def _bar(self, **kw):
         kw.setdefault("leave", False)
         return progress_bar(bool(self.cfg.progress), **kw)
+
+
+def _plain(row: dict) -> dict:
+    """A log row with numpy numbers as Python floats (the checkpoint's state is JSON)."""
+    return {k: (float(v) if isinstance(v, (np.floating, np.integer)) else v) for k, v in row.items()}

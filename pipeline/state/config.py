@@ -52,6 +52,7 @@ class AlgorithmCfg:
     reset: bool = True
     skip_evaluated: bool = False
     train_online: bool = True
+    overlap: bool = False  # surrogate kinds: select the next batch while the last one is played
     offline: OfflineCfg = field(default_factory=OfflineCfg)
     inner: InnerCfg = field(default_factory=InnerCfg)
 
@@ -419,6 +420,9 @@ def _check_combinations(checked: DictConfig) -> None:
         raise ConfigError(f"algorithm {algo.name} needs algorithm.offline.path=<a run's checkpoint.h5>")
     if algo.kind == "surrogate" and algo.offline.source == "none" and not algo.train_online:
         raise ConfigError("algorithm.train_online=false needs an offline surrogate (algorithm.offline.source)")
+    if algo.overlap and algo.kind != "surrogate":
+        raise ConfigError(f"algorithm.overlap=true needs a surrogate algorithm ({algo.name} is "
+                          f"{algo.kind}): only those have head-node work to overlap with the games")
     if algo.kind == "surrogate" and algo.inner.iterations == 0:
         raise ConfigError("algorithm.inner.iterations must be positive for a surrogate algorithm")
     if algo.initial > algo.budget:
@@ -489,6 +493,8 @@ def identity(cfg: DictConfig) -> dict:
         plain["engine"] = {k: v for k, v in plain["engine"].items() if k != "path"}
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
+    if isinstance(plain.get("algorithm"), dict) and plain["algorithm"].get("overlap") is False:
+        del plain["algorithm"]["overlap"]  # synchronous runs keep the identity they had before it
     return {k: v for k, v in plain.items() if k not in NOT_IDENTITY}
 
 

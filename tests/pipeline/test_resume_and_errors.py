@@ -11,7 +11,9 @@ from .helpers import (ROOT, assert_same_run, final_state, kill_group, run_pipeli
                       start_pipeline, wait_for)
 
 LONGER = {  # a few outer iterations (or checkpoints) so there is something to interrupt
-    "dsa_me": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100"],
+    "dsa_me": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100"],  # overlap on
+    "dsa_me_sync": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
+                    "algorithm.overlap=false"],
     "map_elites": ["algorithm=map_elites", "algorithm.budget=100"],
 }
 
@@ -25,7 +27,7 @@ def reference(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("algorithm", ["dsa_me", "map_elites"])
+@pytest.mark.parametrize("algorithm", ["dsa_me", "dsa_me_sync", "map_elites"])
 def test_sigkill_at_several_points_then_resume_gives_the_same_run(tmp_path, reference, algorithm):
     run_dir = tmp_path / "killed"
     overrides = LONGER[algorithm]
