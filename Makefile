@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: run test test-slurm bench fidelity soak fuzz fuzz-inputs coverage venv native clean report
+.PHONY: run test test-slurm bench scale fidelity soak fuzz fuzz-inputs coverage venv native clean report
 
 venv: $(STAMP)
 
@@ -47,6 +47,13 @@ coverage: native
 
 bench: native
 	$(PY) -m tools.bench
+
+# The pipeline at N = 50, 200 and 1,000 worker slots, overlap off and on: real driver, scheduler
+# and head node, STAND-IN game tasks timed from real games (tools/scale.py), e.g.
+# SCALE_FLAGS="--slots 200 --budget 1000".
+SCALE_FLAGS ?=
+scale: native
+	$(PY) -m tools.scale $(SCALE_FLAGS)
 
 # The built-in engine against SabberStone's reference records (workers/data/sabberstone/),
 # e.g. FIDELITY_FLAGS="--runs miracle_rogue --games 60".

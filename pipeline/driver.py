@@ -72,6 +72,12 @@ def engine_options(cfg) -> dict:
     ConfigError naming what is missing (SabberStone build, runtime, compiler) otherwise."""
     if cfg.engine.name == "builtin":
         return {}
+    if cfg.engine.name == "scale_standin":
+        table = Path(cfg.engine.table or "")
+        if not cfg.engine.table or not table.is_file():
+            raise ConfigError(f"engine=scale_standin needs engine.table=<a stand-in table>, such as "
+                              f"python -m tools.scale writes; got {cfg.engine.table!r}")
+        return {"table_path": str(table.resolve())}
     key = (cfg.engine.name, cfg.engine.path)
     if key not in _engine_checked:
         from workers.sabberstone import SabberStoneSetupError

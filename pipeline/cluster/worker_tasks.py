@@ -10,8 +10,10 @@ from distributed.diagnostics.plugin import WorkerPlugin
 _opponents_by_path: dict = {}
 
 
-# engine.name -> the module with the engine interface (play_games, warm_up, load_opponents, ...)
-ENGINES = {"builtin": "workers.protocol.evaluate", "sabberstone": "workers.sabberstone.engine"}
+# engine.name -> the module with the engine interface (play_games, warm_up, load_opponents, ...);
+# scale_standin plays no game (workers/protocol/timed_standin.py: `make scale` only)
+ENGINES = {"builtin": "workers.protocol.evaluate", "sabberstone": "workers.sabberstone.engine",
+           "scale_standin": "workers.protocol.timed_standin"}
 
 
 def engine(name: str = "builtin"):

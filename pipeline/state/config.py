@@ -71,6 +71,7 @@ class SurrogateCfg:
 class EngineCfg:
     name: str = "builtin"
     path: Optional[str] = None  # engine=sabberstone: the folder holding SabberStoneCore.dll
+    table: Optional[str] = None  # engine=scale_standin (make scale only): its table of real evaluations
 
 
 @dataclass
@@ -159,7 +160,7 @@ CHOICES = {
     "algorithm.model": ("mlp", "linear"),
     "algorithm.targets": (3, 12),
     "algorithm.offline.source": ("none", "data", "model"),
-    "engine.name": ("builtin", "sabberstone"),
+    "engine.name": ("builtin", "sabberstone", "scale_standin"),
     "cluster.kind": ("local", "slurm", "address"),
     "deck_space.hero_class": HERO_CLASSES,
 }

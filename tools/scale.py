@@ -1,0 +1,195 @@
+"""`make scale`: the pipeline at cluster scale, on one machine. The real driver, Dask scheduler
+and client, and the real head-node work (surrogate training, inner loop, archive, checkpoints)
+run with N worker slots (threads in a few worker processes) whose game tasks are the STAND-IN
+engine `scale_standin` (workers/protocol/timed_standin.py): each sleeps as long as real games of
+the protocol took on this machine and returns a real evaluation's records from a table.
+
+    python -m tools.scale [--slots 50 200 1000] [--budget 1500] [--processes 4] [--json OUT]
+
+First it calibrates (once; `--recalibrate` again): real protocol games of random decks, timed
+per task, make the table. Then for each N it runs DSA-ME with overlap off (the paper's loop) and
+on, and prints per run: evaluations per hour, the workers' busy share (time in tasks over slot
+time), the head node's seconds per outer iteration by phase, the scheduler's overhead per task,
+the driver's peak memory (the scheduler runs inside the driver's process here) and the projected
+wall time of the paper's trial (10,000 evaluations of 200 games) at that rate. It ends with one
+line per N and mode:
+
+    scale N=200 overlap=on: busy_share 0.93, evaluations_per_hour 61000, head_s_per_iteration 7.9, ...
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from workers.protocol.timed_standin import RECORD_FIELDS
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "results" / "scale"
+PAPER_EVALUATIONS = 10_000
+PHASES = ("train_s", "inner_loop_s", "select_s", "dispatch_s", "checkpoint_s")
+
+
+# --- calibration ---------------------------------------------------------------------------------
+def _play_timed(cards: list[str], games: list[int], seed: int) -> tuple[list[list[int]], float]:
+    from workers.protocol.evaluate import play_games
+    start = time.perf_counter()
+    records = play_games(cards, games, seed)
+    seconds = time.perf_counter() - start
+    if any(r.error for r in records):
+        raise RuntimeError(f"a calibration game raised: {next(r.error for r in records if r.error)}")
+    return [[int(getattr(r, f)) for f in RECORD_FIELDS] for r in records], seconds
+
+
+def calibrate(path: Path, decks: int, games: int, games_per_task: int, workers: int, seed: int = 0) -> dict:
+    """Plays `games` real protocol games of each of `decks` random decks (in tasks of
+    `games_per_task`, `workers` processes) and writes the stand-in's table."""
+    from pipeline.deck_space import DeckSpace
+    space = DeckSpace.from_pool_file()
+    rng = np.random.default_rng(seed)
+    deck_rows = space.random_decks(rng, decks)
+    card_lists = [space.decode(d) for d in deck_rows]
+    chunks = [list(range(s, min(s + games_per_task, games))) for s in range(0, games, games_per_task)]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        futures = [[pool.submit(_play_timed, cards, chunk, 1000 + d) for chunk in chunks]
+                   for d, cards in enumerate(card_lists)]
+        done = [[f.result() for f in row] for row in futures]
+    records = np.array([[rec for recs, _ in row for rec in recs] for row in done], dtype=np.int64)
+    per_game = np.array([seconds / len(chunk) for row in done for (_, seconds), chunk in zip(row, chunks)])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, card_ids=np.array([c.id for c in space.cards]), decks=deck_rows.astype(np.int16),
+             records=records, seconds_per_game=per_game)
+    return {"decks": decks, "games": games, "wall_s": time.perf_counter() - start,
+            "seconds_per_game_mean": float(per_game.mean()), "seconds_per_game_sd": float(per_game.std())}
+
+
+# --- one scale run -------------------------------------------------------------------------------
+def compose(*overrides: str):
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
+        return hydra_compose("config", overrides=list(overrides))
+
+
+def _noop(_) -> None:
+    return None
+
+
+def scheduler_overhead_s(client, tasks: int) -> float:
+    """Seconds per task of the scheduler and client alone: `tasks` tasks that do nothing."""
+    start = time.perf_counter()
+    client.gather(client.map(_noop, range(tasks), pure=False))
+    return (time.perf_counter() - start) / tasks
+
+
+def scale_run(slots: int, processes: int, overlap: bool, table: Path, budget: int, run_dir: Path,
+              extra: list[str], overhead_tasks: int) -> dict:
+    """One DSA-ME run with `slots` stand-in worker slots; its figures."""
+    from distributed import Client, LocalCluster
+
+    from pipeline.driver import run
+    processes = max(1, min(processes, slots))
+    threads = -(-slots // processes)
+    shutil.rmtree(run_dir, ignore_errors=True)
+    cfg = compose("experiment=paper", "engine=scale_standin", f"engine.table={table}",
+                  f"algorithm.budget={budget}", f"algorithm.overlap={str(overlap).lower()}",
+                  f"run_dir={run_dir}", "progress=false", *extra)
+    with LocalCluster(n_workers=processes, threads_per_worker=threads, processes=True,
+                      dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as client:
+        overhead = scheduler_overhead_s(client, overhead_tasks)
+        start = time.perf_counter()
+        run(cfg, client=client)
+        wall = time.perf_counter() - start
+    rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    game_s = sum(r.get("batch_game_s", 0.0) for r in rows)
+    iterations = [r for r in rows if "inner_loop_s" in r]
+    phases = {p: float(np.mean([r.get(p, 0.0) for r in iterations])) if iterations else 0.0 for p in PHASES}
+    rate = budget / wall * 3600
+    return {"slots": processes * threads, "overlap": overlap, "evaluations": budget, "wall_s": wall,
+            "busy_share": game_s / (processes * threads * wall), "evaluations_per_hour": rate,
+            "head_s_per_iteration": sum(phases.values()), **{f"head_{p}": v for p, v in phases.items()},
+            "outer_iterations": len(iterations), "scheduler_s_per_task": overhead,
+            "driver_peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "paper_trial_projected_h": PAPER_EVALUATIONS / rate}
+
+
+RESULT = "scale-result "
+
+
+def _run_in_child(args, slots: int, mode: str) -> dict:
+    """One run in a process of its own, so its peak memory is its own."""
+    import subprocess
+    command = [sys.executable, "-m", "tools.scale", "--one", str(slots), mode, "--processes", str(args.processes),
+               "--budget", str(args.budget), "--table", str(args.table), "--overhead-tasks", str(args.overhead_tasks),
+               "--runs-dir", str(args.runs_dir), *args.overrides]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    found = [ln for ln in done.stdout.splitlines() if ln.startswith(RESULT)]
+    if done.returncode != 0 or not found:
+        raise SystemExit(f"error: the scale run N={slots} overlap={mode} failed ({done.returncode}): "
+                         f"{done.stderr.strip()[-2000:]}")
+    return json.loads(found[-1][len(RESULT):])
+
+
+def line(r: dict) -> str:
+    return (f"scale N={r['slots']} overlap={'on' if r['overlap'] else 'off'}: busy_share {r['busy_share']:.2f}, "
+            f"evaluations_per_hour {r['evaluations_per_hour']:.0f}, "
+            f"head_s_per_iteration {r['head_s_per_iteration']:.1f}, "
+            f"scheduler_ms_per_task {r['scheduler_s_per_task'] * 1000:.2f}, "
+            f"driver_peak_mib {r['driver_peak_mib']:.0f}, paper_trial_h {r['paper_trial_projected_h']:.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.scale", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--slots", type=int, nargs="+", default=[50, 200, 1000], help="worker slots N")
+    parser.add_argument("--processes", type=int, default=4, help="worker processes holding the slots")
+    parser.add_argument("--budget", type=int, default=1500, help="evaluations per run")
+    parser.add_argument("--modes", nargs="+", choices=("off", "on"), default=["off", "on"], help="overlap modes")
+    parser.add_argument("--table", type=Path, default=OUT / "table.npz", help="the stand-in's table")
+    parser.add_argument("--runs-dir", type=Path, default=OUT / "runs", help="where the runs' folders go")
+    parser.add_argument("--recalibrate", action="store_true", help="play the calibration games again")
+    parser.add_argument("--calibration-decks", type=int, default=40)
+    parser.add_argument("--calibration-games", type=int, default=24, help="games per calibration deck")
+    parser.add_argument("--overhead-tasks", type=int, default=2000, help="no-op tasks timing the scheduler")
+    parser.add_argument("--json", type=Path, default=None, help="also write every figure here")
+    parser.add_argument("--one", nargs=2, metavar=("N", "MODE"), help=argparse.SUPPRESS)  # a child's run
+    parser.add_argument("overrides", nargs="*", help="more config overrides for every run (key=value)")
+    args = parser.parse_args(argv)
+    if min(args.slots) < 1 or args.processes < 1 or args.budget < 1:
+        parser.error("--slots, --processes and --budget must be positive")
+    if args.recalibrate or not args.table.is_file():
+        found = calibrate(args.table, args.calibration_decks, args.calibration_games, 12, os.cpu_count() or 1)
+        print(f"calibrated: {found['decks']} decks x {found['games']} real games in {found['wall_s']:.0f} s, "
+              f"{found['seconds_per_game_mean'] * 1000:.1f} +- {found['seconds_per_game_sd'] * 1000:.1f} ms "
+              f"per game -> {args.table}", flush=True)
+    if args.one:
+        slots, mode = int(args.one[0]), args.one[1]
+        r = scale_run(slots, args.processes, mode == "on", args.table.resolve(), args.budget,
+                      args.runs_dir / f"N{slots}-overlap-{mode}", args.overrides, args.overhead_tasks)
+        print(RESULT + json.dumps(r))
+        return 0
+    results = []
+    for slots in args.slots:
+        for mode in args.modes:
+            r = _run_in_child(args, slots, mode)
+            results.append(r)
+            print(f"N={r['slots']} overlap={mode}: {r['evaluations']} evaluations in {r['wall_s']:.0f} s, "
+                  f"{r['outer_iterations']} outer iterations; head node per iteration: "
+                  + ", ".join(f"{p[:-2]} {r['head_' + p]:.2f} s" for p in PHASES), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    for r in results:
+        print(line(r))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""STAND-IN engine for `make scale` (tools.scale) only: no game is played. A task sleeps for the
+time real games of this engine took on this machine (drawn from measured per-game times, with
+their spread) and returns the records of a real evaluation from a fixed table: those of the
+table's deck nearest to the asked one (fewest differing card copies), game by game. So hundreds
+of worker slots fit on a small machine while the head node, the scheduler and the search do
+their real work on realistic numbers. Its results describe the table, never the deck asked for.
+
+The table (`table.npz`, written by tools.scale's calibration) holds `card_ids` (the pool),
+`decks` (copies per pool card, one row per table deck), `records` (per deck and game the
+GameRecord fields in RECORD_FIELDS order) and `seconds_per_game` (measured per task).
+"""
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from ..engine.rng import derive
+from . import evaluate as builtin
+from .results import GameRecord
+
+RECORD_FIELDS = ("won", "own_health", "enemy_health", "turns", "hand_size_sum", "minion_damage",
+                 "cards_drawn", "mana_spent", "mana_available", "hand_size_start_sum")
+
+load_opponents = builtin.load_opponents
+default_opponents = builtin.default_opponents
+card_library = builtin.card_library
+deck_stats = builtin.deck_stats
+
+
+class Table:
+    def __init__(self, path: str):
+        with np.load(path) as data:
+            self.card_ids = [str(c) for c in data["card_ids"]]
+            self.decks = data["decks"].astype(np.int32)
+            self.records = data["records"].astype(np.int64)
+            self.seconds_per_game = data["seconds_per_game"].astype(np.float64)
+        self.index = {card: i for i, card in enumerate(self.card_ids)}
+        if len(self.decks) == 0 or self.records.shape[:2] != (len(self.decks), self.records.shape[1]) \
+                or self.records.shape[2] != len(RECORD_FIELDS) or len(self.seconds_per_game) == 0:
+            raise ValueError(f"{path}: not a stand-in table (decks, records, seconds_per_game)")
+
+    def nearest(self, deck: Sequence[str]) -> int:
+        counts = np.zeros(len(self.card_ids), dtype=np.int32)
+        for card in deck:
+            counts[self.index[card]] += 1
+        return int(np.argmin(np.abs(self.decks - counts).sum(axis=1)))
+
+
+@lru_cache(maxsize=2)
+def table(path: str) -> Table:
+    return Table(path)
+
+
+def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, table_path: str,
+               opponents=None, **_protocol_options) -> list[GameRecord]:
+    """The nearest table deck's records for these games (game g: the table's game g modulo its
+    games per deck, rounded to a game against the same opponent), after sleeping as long as real
+    games took. Deterministic in (deck, games, seed), so a resumed run gets the same numbers."""
+    t = table(table_path)
+    row = t.nearest(deck)
+    n_opponents = len(opponents) if opponents is not None else 6
+    per_deck = t.records.shape[1] - t.records.shape[1] % n_opponents or t.records.shape[1]
+    rng = np.random.default_rng(derive(seed, game_indices[0] if len(game_indices) else 0) & 0xFFFFFFFF)
+    time.sleep(len(game_indices) * float(rng.choice(t.seconds_per_game)))
+    records = []
+    for g in game_indices:
+        values = dict(zip(RECORD_FIELDS, (int(v) for v in t.records[row, g % per_deck])))
+        values["won"] = bool(values["won"])
+        records.append(GameRecord(game_index=g, opponent_index=g % n_opponents, seed=derive(seed, g), **values))
+    return records
+
+
+def warm_up(stat_overrides: dict | None = None, table_path: str | None = None) -> None:
+    builtin.warm_up(stat_overrides)
+    if table_path:
+        table(table_path)
