@@ -88,13 +88,18 @@ def main(argv=None) -> int:
               f"({r['overhead'] * 100:+.1f}%); inside the recorder {r['recorder_s'] / r['rows'] * 1e6:.0f} us "
               f"a row, {r['recorder_share'] * 100:.2f}% of a game's time")
     else:
-        with h5_file(args.file, "r") as f:
-            m = json.loads(f.attrs["manifest"])
-            print(f"{args.file}: {f.attrs['rows']:,} rows, {f.attrs['games_played']:,} games "
-                  f"({f.attrs['games_failed']} failed), {len(m['decks'])} decks x {m['games']} games, "
-                  f"seed {m['seed']}, player {m['player']}/{m['strategy']}")
-            for name in f["x"]:
-                print(f"  x/{name}: {f['x'][name].shape[1]} values, v{f['x'][name].attrs['version']}")
+        try:
+            with h5_file(args.file, "r") as f:
+                m = json.loads(f.attrs["manifest"])
+                print(f"{args.file}: {f.attrs['rows']:,} rows, {f.attrs['games_played']:,} games "
+                      f"({f.attrs['games_failed']} failed), {len(m['decks'])} decks x {m['games']} games, "
+                      f"seed {m['seed']}, player {m['player']}/{m['strategy']}")
+                for name in f["x"]:
+                    print(f"  x/{name}: {f['x'][name].shape[1]} values, v{f['x'][name].attrs['version']}")
+        except (OSError, KeyError, ValueError, TypeError) as exc:  # missing, not HDF5, not collected states
+            print(f"error: {args.file}: not a readable states file ({type(exc).__name__}: "
+                  f"{str(exc).splitlines()[0] if str(exc) else ''})", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -104,3 +104,16 @@ def test_collection_is_the_same_for_any_worker_count_and_after_a_resume(tmp_path
     # Another collection into the same file is refused.
     with pytest.raises(SystemExit, match="another collection"):
         main(args[:-1] + ["6", "--out", str(out)])
+
+
+def test_info_on_a_missing_or_foreign_file_is_one_error_line(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+    (tmp_path / "junk.h5").write_text("not hdf5")
+    for path in (tmp_path / "missing.h5", tmp_path / "junk.h5"):
+        done = subprocess.run([sys.executable, "-m", "tools.states", "info", str(path)],
+                              cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert [ln for ln in done.stderr.splitlines() if ln.strip()] == [
+            ln for ln in done.stderr.splitlines() if ln.startswith(f"error: {path}: not a readable states file")]
