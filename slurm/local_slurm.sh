@@ -132,8 +132,11 @@ stop() {
     done
 }
 
-case "$action" in
-    start) start ;;
-    stop) stop ;;
-    *) die "usage: $0 start|stop [STATE_DIR]" ;;
-esac
+# slurm/nodes_slurm.sh sources this file for install_packages and start_munge.
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+    case "$action" in
+        start) start ;;
+        stop) stop ;;
+        *) die "usage: $0 start|stop [STATE_DIR]" ;;
+    esac
+fi

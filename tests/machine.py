@@ -1,7 +1,8 @@
 """What the tests do to this machine, in one place. Some install Debian packages when missing
 (Chromium for the report page, Mono for the SabberStone bridge, SLURM and munge for the SLURM
-tests) and the SLURM tests start daemons; each step is announced on the terminal before it is
-taken, and the daemons a session started are stopped when it ends. A test that needs root for
+tests) and the SLURM tests start daemons and make network namespaces; each step is announced on
+the terminal before it is taken, and the daemons and namespaces a session made are stopped and
+removed when it ends. A test that needs root for
 this skips with the reason when the user has neither root nor passwordless sudo, and fails in CI
 (CI=true), where every test must run."""
 from __future__ import annotations
@@ -91,3 +92,25 @@ def stop(processes, root: list[str]) -> None:
         end = time.monotonic() + 10
         while alive() and time.monotonic() < end:
             time.sleep(0.1)
+
+
+# ------------------------------------------------------------------------------ network namespaces
+def netns() -> set[str]:
+    """The named network namespaces (`ip netns list`)."""
+    try:
+        return set(os.listdir("/run/netns"))
+    except OSError:
+        return set()
+
+
+def remove_netns(names, root: list[str]) -> None:
+    """Removes these network namespaces, which the tests made: first what still runs in them
+    (a job step of a cancelled job), which only the tests can have started there."""
+    for name in names:
+        if name not in netns():
+            continue
+        pids = subprocess.run([*root, "ip", "netns", "pids", name], capture_output=True, text=True,
+                              timeout=60).stdout.split()
+        for pid in pids:
+            subprocess.run([*root, "kill", "-KILL", pid], capture_output=True, timeout=60)
+        subprocess.run([*root, "ip", "netns", "del", name], capture_output=True, timeout=60)

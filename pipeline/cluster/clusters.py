@@ -94,7 +94,12 @@ def slurm_cluster_kwargs(cfg, security=None) -> dict:
         directives.append(f"--qos={ours['qos']}")
     opts["job_extra_directives"] = directives
     opts.setdefault("python", sys.executable)
+    # The worker's HTTP server (health and metrics pages, plain HTTP) would listen on every
+    # interface of the node, open to every host of the cluster network: closed, as nothing reads it.
+    opts["worker_extra_args"] += ["--preload", "pipeline.cluster.job_worker"]
     scheduler_options = dict(opts.pop("scheduler_options", None) or {})
+    if not opts.get("interface") and not {"host", "interface"} & set(scheduler_options):
+        scheduler_options["host"] = scheduler_host()
     scheduler_options.setdefault("dashboard_address", dashboard_bind(ours.get("dashboard_address")))
     scheduler_options.setdefault("dashboard", bool(cfg.dashboard))
     opts["scheduler_options"] = scheduler_options
@@ -110,6 +115,39 @@ def slurm_cluster_kwargs(cfg, security=None) -> dict:
         log_dir.mkdir(parents=True, exist_ok=True)
         opts["log_directory"] = str(log_dir.resolve())
     return opts
+
+
+def _ipv4_interfaces() -> list[tuple[str, str]]:
+    """(name, address) of each IPv4 address of an interface that is up, loopback left out."""
+    import psutil
+    stats = psutil.net_if_stats()
+    return [(name, a.address) for name, addrs in sorted(psutil.net_if_addrs().items())
+            for a in addrs if a.family == socket.AF_INET and name in stats and stats[name].isup
+            and not ipaddress.ip_address(a.address).is_loopback]
+
+
+def scheduler_host(choose: str = "set cluster.slurm.interface to the interface") -> str:
+    """The address that worker jobs on other nodes reach the scheduler at, chosen as Dask would
+    (the interface of this host's route off the host, else what its name resolves to) but never a
+    loopback address, where a worker job would reach its own node instead. A host without a
+    default route whose name resolves to loopback (Debian's 127.0.1.1) gets the address of its
+    one other interface; with several, the user must say which (`choose`)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("8.8.8.8", 80))  # UDP: nothing is sent, the kernel only picks a route
+        if not ipaddress.ip_address(probe.getsockname()[0]).is_loopback:
+            return probe.getsockname()[0]
+    with contextlib.suppress(OSError):  # socket.gaierror included
+        for *_, (address, _) in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            if not ipaddress.ip_address(address).is_loopback:
+                return address
+    others = _ipv4_interfaces()
+    if len(others) == 1:
+        return others[0][1]
+    found = ", ".join(f"{name} {address}" for name, address in others) or "none"
+    raise ConfigError(f"this host ({socket.gethostname()}) has no route off it and its name resolves to no "
+                      "address but loopback, where Dask workers on other nodes cannot reach its "
+                      f"scheduler; {choose} the compute nodes reach this host on (its interfaces but "
+                      f"loopback: {found})")
 
 
 def temporary_security():
@@ -323,8 +361,54 @@ def _open_slurm(cfg, stack):
     cluster.adapt(minimum_jobs=int(cfg.jobs), maximum_jobs=int(cfg.jobs))
     client = Client(cluster, security=cluster.security)
     stack.callback(_quietly, client.close)
-    client.wait_for_workers(1)
+    _wait_for_a_worker(cluster, client, cfg)
     return client
+
+
+def _wait_for_a_worker(cluster, client, cfg, poll: float = 5.0) -> None:
+    """Waits for the first worker while its jobs are queued or running. dask-jobqueue does not
+    notice a job that ends before its worker connects (a scheduler address the nodes cannot
+    reach, a log folder or TLS files on a path only this host sees, a Python the nodes lack), and
+    would wait for it forever; once every job submitted so far has ended with no worker
+    connected, the run stops with what the first job's log says."""
+    while True:
+        try:
+            client.wait_for_workers(1, timeout=poll)
+            return
+        except TimeoutError:
+            pass
+        submitted = [job.job_id for job in list(cluster.workers.values()) if getattr(job, "job_id", None)]
+        if not submitted or _queued(submitted):
+            continue
+        if client.scheduler_info()["workers"]:
+            return
+        raise ClusterStartError(_ended_jobs(submitted, cluster.scheduler_address, cfg))
+
+
+def _queued(job_ids) -> bool:
+    """Whether one of `job_ids` is pending or running (True when squeue cannot tell)."""
+    import getpass
+    import subprocess
+    try:
+        done = subprocess.run(["squeue", "-h", "-o", "%i", "-u", getpass.getuser()], capture_output=True,
+                              text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return True
+    return done.returncode != 0 or bool(set(done.stdout.split()) & set(map(str, job_ids)))
+
+
+def _ended_jobs(job_ids, address: str, cfg) -> str:
+    log_dir = Path(os.path.expandvars(os.path.expanduser(str(cfg.slurm.get("log_directory") or ".")))).resolve()
+    first = job_ids[0]
+    log = log_dir / f"{cfg.slurm.get('job_name') or 'worker'}-{first}.err"
+    try:
+        lines = [line.strip() for line in log.read_text(errors="replace").splitlines() if line.strip()]
+        said = f"its log {log} ends: {lines[-1] if lines else '(empty)'}"
+    except OSError:
+        said = (f"it wrote no log {log}: cluster.slurm.log_directory must be on a file system that "
+                "every node mounts (it also holds the workers' TLS files)")
+    return (f"the {len(job_ids)} worker job(s) ({', '.join(map(str, job_ids))}) ended before a worker "
+            f"reached the scheduler at {address}; job {first}: {said}")
 
 
 def _open_address(cfg, stack):
