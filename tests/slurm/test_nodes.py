@@ -198,3 +198,25 @@ def test_the_single_allocation_script_across_two_nodes(shared, reference):
     assert sorted(workers) == [address(NODES[0]), address(NODES[1])], log[-3000:]
     assert len(re.findall(rf"Registered to: +{re.escape(scheduler)}", log)) == 2, log[-3000:]
     assert_same_run(final_state(run_dir), reference)
+
+
+def test_the_driver_job_on_one_node_and_its_worker_job_on_the_other(shared, reference):
+    """slurm/dsa_me_paper.sbatch as users submit it: the head job runs on dsame-n1 (its one CPU)
+    and submits its worker job from there, which runs on dsame-n2 and reaches the scheduler in
+    the head job over the network. The run folder is on the shared folder: n1's /tmp is its own."""
+    name = f"dsame-head-{uuid.uuid4().hex[:6]}"
+    logs, run_dir = shared / "logs", shared / "run"
+    out = ctl("sbatch", "--parsable", "--cpus-per-task=1", "--mem=2G", f"--nodelist={NODES[0]}",
+              f"--output={shared}/driver-%j.out", f"--job-name={name}-head", "slurm/dsa_me_paper.sbatch",
+              *TINY, *node_workers(logs, name, jobs=1), f"run_dir={run_dir}")
+    job = out.strip().split(";")[0]
+    assert wait_for(lambda: job_state(job) in ENDED, timeout=300, poll=1), job_state(job)
+    log = (shared / f"driver-{job}.out").read_text(errors="replace")
+    assert job_state(job) == "COMPLETED" and "run finished" in log, log[-3000:]
+    worker_logs = [p.read_text(errors="replace") for p in logs.glob(f"{name}-*.err")]
+    assert worker_logs, "no worker job wrote its log"
+    for text in worker_logs:
+        assert re.search(rf"Start worker at: +tls://{re.escape(address(NODES[1]))}:", text), text[-2000:]
+        assert re.search(rf"Registered to: +tls://{re.escape(address(NODES[0]))}:", text), text[-2000:]
+    assert_same_run(final_state(run_dir), reference)
+    assert wait_for(lambda: not jobs(name), timeout=60), "the worker job outlived the driver"
