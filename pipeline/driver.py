@@ -77,6 +77,11 @@ def engine_options(cfg) -> dict:
         if not cfg.engine.table or not table.is_file():
             raise ConfigError(f"engine=scale_standin needs engine.table=<a stand-in table>, such as "
                               f"python -m tools.scale writes; got {cfg.engine.table!r}")
+        from workers.protocol.timed_standin import Table
+        try:
+            Table(str(table))
+        except (OSError, ValueError, KeyError) as exc:
+            raise ConfigError(f"engine.table {table} is not a stand-in table ({str(exc).splitlines()[0]})") from None
         return {"table_path": str(table.resolve())}
     key = (cfg.engine.name, cfg.engine.path)
     if key not in _engine_checked:

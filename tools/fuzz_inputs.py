@@ -137,6 +137,7 @@ SPECIAL = {  # keys whose bad values are not just numbers out of range
     "cluster.slurm": ["5", "abc", "[1]"],
     "run_dir": ["''", "'{dir}/plainfile'"],
     "engine.path": ["''"],
+    "engine.table": ["''", "'{dir}/plainfile'"],
     "deck_file": ["''"],
     "deck_space.pool": ["''"],
     "deck_space.hero_class": ["mage", "JEDI", "''", "null", "5"],

@@ -112,10 +112,11 @@ class PendingBatch:
         self.chunks = [list(range(s, min(s + client.games_per_task, client.games)))
                        for s in range(0, client.games, client.games_per_task)]
         self.start = time.perf_counter()
-        self.pending = {}
-        for d, (cards, seed) in enumerate(zip(self.card_lists, self.seeds)):
-            for c, games in enumerate(self.chunks):
-                self.pending[client._submit(cards, games, seed, self.options[d])] = (d, c, 0)
+        tasks = [(d, c) for d in range(len(self.card_lists)) for c in range(len(self.chunks))]
+        futures = client.client.map(  # one call for the whole batch: a submit per task costs ~0.3 ms
+            play_chunk, [self.card_lists[d] for d, _ in tasks], [self.chunks[c] for _, c in tasks],
+            [self.seeds[d] for d, _ in tasks], [self.options[d] for d, _ in tasks], pure=False)
+        self.pending = {future: (d, c, 0) for future, (d, c) in zip(futures, tasks)}
 
     def results(self, progress=None) -> list:
         """Waits for every task (a lost one runs again) and returns each deck's EvaluationResult."""
