@@ -117,14 +117,16 @@ class PendingBatch:
             play_chunk, [self.card_lists[d] for d, _ in tasks], [self.chunks[c] for _, c in tasks],
             [self.seeds[d] for d, _ in tasks], [self.options[d] for d, _ in tasks], pure=False)
         self.pending = {future: (d, c, 0) for future, (d, c) in zip(futures, tasks)}
+        self.records = [[None] * len(self.chunks) for _ in self.card_lists]
+        self.remaining = [len(self.chunks)] * len(self.card_lists)
+        self.returned, self.game_s = 0, 0.0  # decks handed back so far; task seconds so far
 
-    def results(self, progress=None) -> list:
-        """Waits for every task (a lost one runs again) and returns each deck's EvaluationResult."""
+    def results(self, progress=None, upto: int | None = None) -> list:
+        """Waits for the tasks of the decks not returned yet, up to deck `upto` (default: all;
+        a lost task runs again), and returns those decks' EvaluationResults in order."""
         client, chunks = self.client, self.chunks
-        records = [[None] * len(chunks) for _ in self.card_lists]
-        game_s = 0.0
-        remaining = [len(chunks)] * len(self.card_lists)
-        done = as_completed(list(self.pending))
+        first, upto = self.returned, len(self.card_lists) if upto is None else upto
+        done = as_completed([f for f, (d, _, _) in self.pending.items() if first <= d < upto])
         for future in done:
             d, c, attempt = self.pending.pop(future)
             try:
@@ -136,17 +138,19 @@ class PendingBatch:
                 self.pending[again] = (d, c, attempt + 1)
                 done.add(again)
                 continue
-            records[d][c] = recs
-            game_s += seconds
-            remaining[d] -= 1
-            if remaining[d] == 0 and progress is not None:
+            self.records[d][c] = recs
+            self.game_s += seconds
+            self.remaining[d] -= 1
+            if self.remaining[d] == 0 and progress is not None:
                 progress.update(1)
-        client.timings.append(BatchTiming(time.perf_counter() - self.start, game_s, client.workers()))
+        self.returned = upto
+        if upto == len(self.card_lists):
+            client.timings.append(BatchTiming(time.perf_counter() - self.start, self.game_s, client.workers()))
         results = []
-        for eval_id, cards, recs in zip(self.eval_ids, self.card_lists, records):
-            flat = [r for chunk in recs for r in chunk]
-            check_failures(int(eval_id), flat, client.max_failed_share, client.opponent_names)
-            results.append(summarize(flat, client._engine.deck_stats(cards, client.space.stat_overrides),
+        for d in range(first, upto):
+            flat = [r for chunk in self.records[d] for r in chunk]
+            check_failures(int(self.eval_ids[d]), flat, client.max_failed_share, client.opponent_names)
+            results.append(summarize(flat, client._engine.deck_stats(self.card_lists[d], client.space.stat_overrides),
                                      client.opponent_names))
         return results
 

@@ -2,13 +2,14 @@
 assisted family (DSA-ME, LSA-ME, the (ad), offline and no-reset variants), with the state that
 a checkpoint holds and restores.
 
-Overlap (algorithm.overlap=true, surrogate kinds): outer iteration k trains, runs the inner loop
-and submits its batch while batch k-1 is still being played, then waits for batch k-1. So each
-surrogate is trained on every evaluation except the batch in flight (the paper's synchronous
-loop trains on all of them), and the workers move from one batch to the next without waiting
-for the head node. Which data each step sees does not depend on timing, so a run is as
-reproducible as a synchronous one; a checkpoint holds the batch in flight and a resume plays it
-again with the same evaluation ids (the same games).
+Overlap (algorithm.overlap=true, surrogate kinds): outer iteration k waits for the first
+`overlap_wait` share of batch k-1's decks (in submission order), adds them, trains, runs the
+inner loop and submits batch k while the rest of batch k-1 is still being played, then waits
+for that rest. So each surrogate is trained on every evaluation except the last decks of the
+batch in flight (the paper's synchronous loop trains on all of them), and the workers go from
+one batch to the next without waiting for the head node. Which decks each step sees does not
+depend on timing, so a run is as reproducible as a synchronous one; a checkpoint holds the
+batch in flight and a resume plays it again with the same evaluation ids (the same games).
 """
 from __future__ import annotations
 
@@ -36,8 +37,8 @@ PENDING = "pending"  # the checkpoint group of the batch in flight (overlap)
 
 @dataclass
 class InFlight:
-    """A batch submitted to the workers and not yet added: its decks, ids, source, the outer
-    iteration that chose it and what that iteration logged."""
+    """A batch submitted to the workers and not yet (wholly) added: its decks, ids, source, the
+    outer iteration that chose it and what that iteration logged."""
 
     decks: np.ndarray
     ids: np.ndarray
@@ -45,6 +46,8 @@ class InFlight:
     iteration: int
     log: dict = field(default_factory=dict)
     batch: object = None  # the evaluator's PendingBatch
+    added: int = 0  # its first decks already added to the archive
+    wait_s: float = 0.0
 
 
 class Search:
@@ -76,7 +79,7 @@ class Search:
     @property
     def submitted(self) -> int:
         """Evaluations done or in flight."""
-        return self.evaluations + (len(self.in_flight.decks) if self.in_flight else 0)
+        return self.evaluations + (len(self.in_flight.decks) - self.in_flight.added if self.in_flight else 0)
 
     # --- start or resume ----------------------------------------------------------------
     def resume(self, saved: ckpt.Checkpoint) -> None:
@@ -181,6 +184,8 @@ class Search:
         if self.evaluations < initial:
             self._evaluate(self.space.random_decks(self.rng, initial - self.evaluations), SOURCE_RANDOM)
             return
+        if self.in_flight is not None:  # overlap: most of the batch in flight, the rest played meanwhile
+            self._collect(upto=int(np.ceil(float(self.algo.overlap_wait) * len(self.in_flight.decks))))
         self.outer_iteration += 1
         log = {}
         start = time.perf_counter()
@@ -223,7 +228,7 @@ class Search:
         decks = decks[np.sort(first)]
         if self.algo.skip_evaluated and self.submitted:
             seen = {d.tobytes() for d in self.decks}
-            seen |= {d.tobytes() for d in (self.in_flight.decks if self.in_flight else ())}
+            seen |= {d.tobytes() for d in (self.in_flight.decks[self.in_flight.added:] if self.in_flight else ())}
             decks = decks[[d.tobytes() not in seen for d in decks]] if len(decks) else decks
         return decks[: int(self.algo.budget) - self.submitted]
 
@@ -243,21 +248,32 @@ class Search:
         log["dispatch_s"] = time.perf_counter() - start
         return flight
 
-    def _collect(self) -> None:
-        """Waits for the batch in flight and adds it to the archive and the evaluations."""
-        flight, self.in_flight = self.in_flight, None
+    def _collect(self, upto: int | None = None) -> None:
+        """Waits for the batch in flight, up to its deck `upto` (default: all of it), and adds
+        those decks to the archive and the evaluations; the whole batch makes one log row."""
+        flight = self.in_flight
+        upto = len(flight.decks) if upto is None else max(upto, flight.added)
         start = time.perf_counter()
-        results = flight.batch.results(progress=self._eval_bar)
-        targets = np.array([r.targets() for r in results], dtype=np.float64)
-        self.archive.add(flight.decks, targets[:, 0], targets[:, 1:3], eval_id=flight.ids, targets=targets)
-        self.decks = np.concatenate([self.decks, flight.decks])
-        self.targets = np.concatenate([self.targets, targets])
-        self.sources = np.concatenate([self.sources, np.full(len(flight.decks), flight.source, np.int8)])
-        self.iterations = np.concatenate([self.iterations, np.full(len(flight.decks), flight.iteration, np.int32)])
+        results = flight.batch.results(progress=self._eval_bar, upto=upto)
+        flight.wait_s += time.perf_counter() - start
+        part = slice(flight.added, upto)
+        if len(results):
+            decks, ids = flight.decks[part], flight.ids[part]
+            targets = np.array([r.targets() for r in results], dtype=np.float64)
+            self.archive.add(decks, targets[:, 0], targets[:, 1:3], eval_id=ids, targets=targets)
+            self.decks = np.concatenate([self.decks, decks])
+            self.targets = np.concatenate([self.targets, targets])
+            self.sources = np.concatenate([self.sources, np.full(len(decks), flight.source, np.int8)])
+            self.iterations = np.concatenate([self.iterations, np.full(len(decks), flight.iteration, np.int32)])
+            flight.log["game_errors"] = flight.log.get("game_errors", 0) + sum(len(r.errors) for r in results)
+        flight.added = upto
+        if upto < len(flight.decks):
+            return
+        self.in_flight = None
         timing = self.evaluator.timings[-1]
-        self._log({"batch": len(flight.decks), "batch_wall_s": timing.wall_s, "wait_s": time.perf_counter() - start,
+        self._log({"batch": len(flight.decks), "batch_wall_s": timing.wall_s, "wait_s": flight.wait_s,
                    "batch_game_s": timing.game_s, "worker_game_time_share": timing.game_time_share,
-                   "game_errors": sum(len(r.errors) for r in results), **flight.log})
+                   **flight.log})
 
     def _log(self, extra: dict) -> None:
         self.history.append(_plain({"evaluations": self.evaluations, "outer_iteration": self.outer_iteration,

@@ -53,6 +53,7 @@ class AlgorithmCfg:
     skip_evaluated: bool = False
     train_online: bool = True
     overlap: bool = False  # surrogate kinds: select the next batch while the last one is played
+    overlap_wait: float = 0.8  # with overlap: the share of the last batch trained on (its first decks)
     offline: OfflineCfg = field(default_factory=OfflineCfg)
     inner: InnerCfg = field(default_factory=InnerCfg)
 
@@ -421,6 +422,8 @@ def _check_combinations(checked: DictConfig) -> None:
         raise ConfigError(f"algorithm {algo.name} needs algorithm.offline.path=<a run's checkpoint.h5>")
     if algo.kind == "surrogate" and algo.offline.source == "none" and not algo.train_online:
         raise ConfigError("algorithm.train_online=false needs an offline surrogate (algorithm.offline.source)")
+    if not 0.0 <= algo.overlap_wait <= 1.0:
+        raise ConfigError(f"algorithm.overlap_wait must be between 0 and 1, got {algo.overlap_wait}")
     if algo.overlap and algo.kind != "surrogate":
         raise ConfigError(f"algorithm.overlap=true needs a surrogate algorithm ({algo.name} is "
                           f"{algo.kind}): only those have head-node work to overlap with the games")
@@ -495,7 +498,8 @@ def identity(cfg: DictConfig) -> dict:
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
     if isinstance(plain.get("algorithm"), dict) and plain["algorithm"].get("overlap") is False:
-        del plain["algorithm"]["overlap"]  # synchronous runs keep the identity they had before it
+        for key in ("overlap", "overlap_wait"):  # synchronous runs keep the identity they had before
+            plain["algorithm"].pop(key, None)
     return {k: v for k, v in plain.items() if k not in NOT_IDENTITY}
 
 
