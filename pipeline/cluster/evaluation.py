@@ -153,7 +153,3 @@ class PendingBatch:
             results.append(summarize(flat, client._engine.deck_stats(self.card_lists[d], client.space.stat_overrides),
                                      client.opponent_names))
         return results
-
-    def cancel(self) -> None:
-        """Drops the tasks still queued or running (a run that stops before it needs them)."""
-        self.client.client.cancel(list(self.pending))
