@@ -12,7 +12,8 @@
 # node, slurmd and the jobs it starts get their own /tmp (a tmpfs), as on clusters where /tmp is
 # local to each node. The rest of the file system is this machine's, seen alike by every host:
 # it stands for the shared file system that a real cluster mounts on every node (the repository,
-# its .venv, the worker log folder). Needs root; munge is this machine's (one key, as on a cluster).
+# its .venv, the worker log folder; a repository under /tmp is kept shared too). Needs root; munge
+# is this machine's (one key, as on a cluster).
 #   slurm/nodes_slurm.sh start [STATE_DIR]   # prints `export SLURM_CONF=...` on its last line
 #   slurm/nodes_slurm.sh on HOST CMD [ARG...]  # runs CMD on HOST, SLURM_CONF set (STATE_DIR: $SLURM_NODES_DIR)
 #   slurm/nodes_slurm.sh stop [STATE_DIR]    # stops the daemons, then removes the namespaces
@@ -52,11 +53,19 @@ host_command() {
     [ "$name" = "$ctl" ] || private_tmp=1
     # nsenter rather than `ip netns exec`, which mounts a new /sys and so hides the cgroup
     # file systems slurmd needs; unshare --mount makes the mounts below private to this host.
+    # A repository checked out under /tmp (a CI clone, say) stays shared: it is moved over the
+    # node's own /tmp at the same path, as a real cluster mounts the shared checkout on every node.
+    local keep=""
+    case "$(dirname "$here")/" in /tmp/*) keep="$(dirname "$here")";; esac
     command=(nsenter --net="/run/netns/$name" unshare --mount --uts -- /bin/sh -c '
         hostname "$1" && mount --bind "$2/hosts" /etc/hosts || exit 1
-        if [ "$3" = 1 ]; then mount -t tmpfs -o size=1g,mode=1777 tmpfs /tmp || exit 1; fi
-        shift 3
-        exec "$@"' sh "$name" "$dir" "$private_tmp" env "SLURM_CONF=$dir/slurm.conf" "$@")
+        if [ "$3" = 1 ]; then
+            if [ -n "$4" ]; then mkdir -p /run/dsame-shared && mount --bind "$4" /run/dsame-shared || exit 1; fi
+            mount -t tmpfs -o size=1g,mode=1777 tmpfs /tmp || exit 1
+            if [ -n "$4" ]; then mkdir -p "$4" && mount --move /run/dsame-shared "$4" || exit 1; fi
+        fi
+        shift 4
+        exec "$@"' sh "$name" "$dir" "$private_tmp" "$keep" env "SLURM_CONF=$dir/slurm.conf" "$@")
 }
 on_host() { host_command "$@"; "${command[@]}"; }
 on_host_exec() { host_command "$@"; exec "${command[@]}"; }

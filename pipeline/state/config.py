@@ -494,7 +494,8 @@ def identity(cfg: DictConfig) -> dict:
     """The part of the config that determines a run's results."""
     plain = OmegaConf.to_container(cfg, resolve=True)
     if isinstance(plain.get("engine"), dict):  # where the SabberStone build lies changes no result
-        plain["engine"] = {k: v for k, v in plain["engine"].items() if k != "path"}
+        plain["engine"] = {k: v for k, v in plain["engine"].items()
+                           if k != "path" and not (k == "table" and v is None)}  # (nor a table unused)
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
     if isinstance(plain.get("algorithm"), dict) and plain["algorithm"].get("overlap") is False:
