@@ -50,6 +50,28 @@ start_munge() {
     die "munged did not start"
 }
 
+# The slurm.conf settings of both test clusters (this one and nodes_slurm.sh's): no cgroups,
+# no accounting, quick scheduling.
+common_conf() {
+    cat <<'EOF'
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SlurmdParameters=config_overrides
+MpiDefault=none
+ReturnToService=2
+SchedulerType=sched/backfill
+SchedulerParameters=sched_interval=2
+MessageTimeout=20
+KillWait=5
+MinJobAge=300
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+JobCompType=jobcomp/none
+EOF
+}
+
 write_conf() {
     local mem
     mem=$(awk '/MemTotal/ {print int($2 / 1024 * 0.8)}' /proc/meminfo)
@@ -69,21 +91,7 @@ SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.log
 SlurmctldPort=${SLURM_LOCAL_PORT:-6817}
 SlurmdPort=$(( ${SLURM_LOCAL_PORT:-6817} + 1 ))
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SlurmdParameters=config_overrides
-MpiDefault=none
-ReturnToService=2
-SchedulerType=sched/backfill
-SchedulerParameters=sched_interval=2
-MessageTimeout=20
-KillWait=5
-MinJobAge=300
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/none
+$(common_conf)
 NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF

@@ -118,22 +118,8 @@ SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd-%n.log
 SlurmctldPort=6817
 SlurmdPort=6818
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SlurmdParameters=config_overrides
-MpiDefault=none
-ReturnToService=2
-SchedulerType=sched/backfill
-SchedulerParameters=sched_interval=2
-MessageTimeout=20
-KillWait=5
-MinJobAge=300
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/none
 EOF
+        common_conf
         # One CPU each: two one-core worker jobs land on different nodes.
         for name in "${nodes[@]}"; do
             echo "NodeName=$name NodeAddr=${addr[$name]} CPUs=${SLURM_NODES_CPUS:-1} RealMemory=$mem State=UNKNOWN"

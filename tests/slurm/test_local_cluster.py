@@ -56,31 +56,45 @@ def free_port_pair() -> int:
                 return port
 
 
-@pytest.mark.parametrize("end", ["passes", "fails", "SIGTERM", "SIGKILL"])
-def test_a_session_stops_the_daemons_it_started_and_only_those(slurm, tmp_path, end):
+def child_session(tmp_path: Path, child_test: str, env: dict, started):
+    """Runs `child_test` in a second pytest session until it is ready, calls `started()` (what the
+    session started), then ends it by env["END"]: passing, failing or a signal. Returns what
+    started() gave, the session's return code and its output."""
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    (tmp_path / "test_child.py").write_text(CHILD)
-    ready, go, folder = tmp_path / "ready", tmp_path / "go", tmp_path / "slurm"
-    port = free_port_pair()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SLURM_LOCAL_DIR": str(folder), "SLURM_LOCAL_PORT": str(port),
-           "READY": str(ready), "GO": str(go), "END": end}
-    ours, munged = pids(STATE_DIR), machine.running({"munged"})
+    (tmp_path / "test_child.py").write_text(child_test)
+    ready, end = Path(env["READY"]), env["END"]
     child = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
                              cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         wait_for(lambda: ready.exists() or child.poll() is not None, timeout=120)
         assert ready.exists(), child.communicate(timeout=60)[0] if child.poll() is not None else "no start in 120 s"
-        theirs = pids(folder)
-        assert machine.running({"slurmctld", "slurmd"}) >= theirs
+        theirs = started()
         if end.startswith("SIG"):
             child.send_signal(signal.Signals[end])
         else:
-            go.touch()
+            Path(env["GO"]).touch()
         out = child.communicate(timeout=120)[0]
     finally:
         if child.poll() is None:
             child.kill()
-    assert child.returncode == {"passes": 0, "fails": 1, "SIGTERM": -15, "SIGKILL": -9}[end], out
+    return theirs, child.returncode, out
+
+
+@pytest.mark.parametrize("end", ["passes", "fails", "SIGTERM", "SIGKILL"])
+def test_a_session_stops_the_daemons_it_started_and_only_those(slurm, tmp_path, end):
+    folder = tmp_path / "slurm"
+    port = free_port_pair()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SLURM_LOCAL_DIR": str(folder), "SLURM_LOCAL_PORT": str(port),
+           "READY": str(tmp_path / "ready"), "GO": str(tmp_path / "go"), "END": end}
+    ours, munged = pids(STATE_DIR), machine.running({"munged"})
+
+    def started():
+        theirs = pids(folder)
+        assert machine.running({"slurmctld", "slurmd"}) >= theirs
+        return theirs
+
+    theirs, code, out = child_session(tmp_path, CHILD, env, started)
+    assert code == {"passes": 0, "fails": 1, "SIGTERM": -15, "SIGKILL": -9}[end], out
     assert "SLURM tests: starting slurmctld and slurmd" in out and "starting munged" not in out  # announced
     def gone():
         return not theirs & machine.running({"slurmctld", "slurmd"})
@@ -103,35 +117,26 @@ def node_pids(folder: Path, name: str) -> set[tuple[str, int]]:
 
 @pytest.mark.parametrize("end", ["passes", "SIGKILL"])
 def test_a_session_removes_the_hosts_and_daemons_of_its_multinode_cluster(slurm_nodes, tmp_path, end):
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    (tmp_path / "test_child.py").write_text(CHILD_NODES)
-    ready, go = tmp_path / "ready", tmp_path / "go"
     name = f"t{uuid.uuid4().hex[:6]}"  # its hosts and namespaces; its network is a world of its own
     folder = Path(tempfile.mkdtemp(dir=NODES_DIR.parent, prefix="dsame-child-"))  # not under /tmp
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SLURM_LOCAL_DIR": str(tmp_path / "local"),
-           "SLURM_NODES_DIR": str(folder), "SLURM_NODES_NAME": name, "READY": str(ready), "GO": str(go),
-           "END": end}
+           "SLURM_NODES_DIR": str(folder), "SLURM_NODES_NAME": name, "READY": str(tmp_path / "ready"),
+           "GO": str(tmp_path / "go"), "END": end}
     daemons = {name for name, _ in NODE_DAEMONS}
     ours = {(n, int(f.read_text())) for n, f in NODE_DAEMONS} & machine.running(daemons)
     assert len(ours) >= 3 and set(NETNS) <= machine.netns()  # this session's slurmctld and slurmds
     theirs_netns = {f"{name}-{host}" for host in ("net", "ctl", "n1", "n2")}
-    child = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
-                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        wait_for(lambda: ready.exists() or child.poll() is not None, timeout=120)
-        assert ready.exists(), child.communicate(timeout=60)[0] if child.poll() is not None else "no start in 120 s"
+
+    def started():
         theirs = node_pids(folder, name)
         assert machine.running({"slurmctld", "slurmd"}) >= theirs and theirs_netns <= machine.netns()
-        if end.startswith("SIG"):
-            child.send_signal(signal.Signals[end])
-        else:
-            go.touch()
-        out = child.communicate(timeout=120)[0]
+        return theirs
+
+    try:
+        theirs, code, out = child_session(tmp_path, CHILD_NODES, env, started)
     finally:
-        if child.poll() is None:
-            child.kill()
         shutil.rmtree(folder, ignore_errors=True)
-    assert child.returncode == {"passes": 0, "SIGKILL": -9}[end], out
+    assert code == {"passes": 0, "SIGKILL": -9}[end], out
     assert "SLURM tests: creating network namespaces" in out and "starting munged" not in out  # announced
 
     def gone():
