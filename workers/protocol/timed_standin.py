@@ -38,8 +38,8 @@ class Table:
             self.records = data["records"].astype(np.int64)
             self.seconds_per_game = data["seconds_per_game"].astype(np.float64)
         self.index = {card: i for i, card in enumerate(self.card_ids)}
-        if len(self.decks) == 0 or self.records.shape[:2] != (len(self.decks), self.records.shape[1]) \
-                or self.records.shape[2] != len(RECORD_FIELDS) or len(self.seconds_per_game) == 0:
+        if not len(self.decks) or self.records.shape[0::2] != (len(self.decks), len(RECORD_FIELDS)) \
+                or not len(self.seconds_per_game):
             raise ValueError(f"{path}: not a stand-in table (decks, records, seconds_per_game)")
 
     def nearest(self, deck: Sequence[str]) -> int:
@@ -62,6 +62,7 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, t
     t = table(table_path)
     row = t.nearest(deck)
     n_opponents = len(opponents) if opponents is not None else 6
+    # whole rounds of the opponents, so table game g % per_deck was against opponent g % n_opponents
     per_deck = t.records.shape[1] - t.records.shape[1] % n_opponents or t.records.shape[1]
     rng = np.random.default_rng(derive(seed, game_indices[0] if len(game_indices) else 0) & 0xFFFFFFFF)
     time.sleep(len(game_indices) * float(rng.choice(t.seconds_per_game)))
