@@ -177,11 +177,12 @@ def format_summary(name: str, result: dict) -> str:
 def replay_file(path: Path, run: dict, games: int | None, workers: int, build: str | None) -> dict:
     """Replays one record file, printing each game's line as it finishes, then the summary."""
     print(f"== {path.name}", flush=True)
-    rows, played = [], []
+    rows, played, agree = [], [], 0
     for reference, game in zip(run["games"], replay(run, path, games, workers, build)):
         played.append(game)
         rows.append(compare_game(run, reference, game))
-        print(format_row(rows[-1], sum(not r["differences"] for r in rows), len(rows)), flush=True)
+        agree += not rows[-1]["differences"]
+        print(format_row(rows[-1], agree, len(rows)), flush=True)
     result = result_of(rows, card_usage_differences(run, played))
     print(format_summary(path.name, result), flush=True)
     return result
