@@ -2,12 +2,17 @@
 a state keep, so a line planned on a copy can be played on the real game."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-END_TURN, PLAY, ATTACK, HERO_POWER = 0, 1, 2, 3
+# Final: the compiled engine inlines them instead of looking each use up by name.
+END_TURN: Final = 0
+PLAY: Final = 1
+ATTACK: Final = 2
+HERO_POWER: Final = 3
 # A Choose One card is played with one of its two options (SabberStone's PlayCardTask with
 # ChooseOne 1 or 2): its own kind per option, so every other move keeps its plain PLAY tuple.
-PLAY_OPTION_1, PLAY_OPTION_2 = 4, 5
+PLAY_OPTION_1: Final = 4
+PLAY_OPTION_2: Final = 5
 OPTION_OF_KIND = {PLAY_OPTION_1: 1, PLAY_OPTION_2: 2}
 KIND_NAMES = {END_TURN: "end_turn", PLAY: "play", ATTACK: "attack", HERO_POWER: "hero_power",
               PLAY_OPTION_1: "play_option_1", PLAY_OPTION_2: "play_option_2"}

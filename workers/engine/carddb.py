@@ -12,12 +12,12 @@ import json
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
 from ..errors import CacheDirError, CardDataError
+from .cardspec import CardData
 
 # hearthstone.enums.CardSet values of Basic, Classic and the Hall of Fame (Classic cards
 # retired there before December 2019, e.g. Doomguard).
@@ -42,29 +42,6 @@ OVERLOAD_TAG = 215
 # Cards of other sets that Classic cards create: Baku the Mooneater's upgraded hero powers.
 EXTRA_CARDS = frozenset({f"AT_132_{c}" for c in ("WARRIOR", "SHAMAN", "ROGUE", "PALADIN", "HUNTER",
                                                  "DRUID", "WARLOCK", "MAGE", "PRIEST")} | {"AT_132_ROGUEt"})
-
-
-@dataclass(frozen=True)
-class CardData:
-    """The printed facts of one card, as the data package has them."""
-
-    id: str
-    dbf_id: int
-    name: str
-    type: str
-    card_class: str
-    rarity: str
-    cost: int
-    atk: int
-    health: int
-    durability: int
-    race: str | None
-    spell_damage: int
-    keywords: frozenset[str]
-    collectible: bool
-    text: str
-    card_set: str  # CORE (Basic), EXPERT1 (Classic) or HOF (retired to the Hall of Fame)
-    overload: int  # Overload: mana locked during the player's next turn
 
 
 def data_version() -> str:

@@ -21,9 +21,30 @@ belongs to: the Minion, the Card of a spell or secret, the Weapon, or the Hero f
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Final
 
-from .carddb import CardData
+
+@dataclass(frozen=True)
+class CardData:
+    """The printed facts of one card, as the data package has them."""
+
+    id: str
+    dbf_id: int
+    name: str
+    type: str
+    card_class: str
+    rarity: str
+    cost: int
+    atk: int
+    health: int
+    durability: int
+    race: str | None
+    spell_damage: int
+    keywords: frozenset[str]
+    collectible: bool
+    text: str
+    card_set: str  # CORE (Basic), EXPERT1 (Classic) or HOF (retired to the Hall of Fame)
+    overload: int  # Overload: mana locked during the player's next turn
 
 
 @dataclass(frozen=True)
@@ -75,7 +96,7 @@ EMPTY_SCRIPT = Script()
 SCRIPTS: dict[str, Script] = {}
 # Every event some trigger or secret listens to; GameState.fire returns at once for the others
 # (draws, after-attacks). Kept by the decorators and recomputed by build_library; mutated in place.
-HEARD_EVENTS: set[str] = set()
+HEARD_EVENTS: Final[set[str]] = set()
 
 
 # Every pool a random effect draws cards from, by name: fn(library) -> the card ids it may
@@ -179,10 +200,13 @@ class CardDef(CardData):
     cost_aura: Callable | None = field(init=False, repr=False, compare=False)
 
     # Identity, not field-by-field comparison: every card id has exactly one CardDef per library.
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
+    def __eq__(self, other: object) -> bool:
+        return self is other
 
-    def __post_init__(self):
+    def __hash__(self) -> int:
+        return object.__hash__(self)  # as before: set and dict orders stay the same
+
+    def __post_init__(self) -> None:
         # Script facts the engine reads for every minion after every action, kept here to save
         # lookups. Scripts are all registered before a library is built (build_library imports
         # them first); `triggers` is the script's own dict, so later trigger registrations show.

@@ -25,7 +25,7 @@ DIGEST_FILE = "sources.sha256"
 # The hot path: what playing an action, copying and hashing a state run, and the players' loops.
 # These modules keep to what mypyc compiles (typed fields, no generated code); the card scripts
 # stay plain Python. Paths from the repository root.
-COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/entities.py", "workers/engine/state.py",
+COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/cardspec.py", "workers/engine/entities.py", "workers/engine/state.py",
                     "workers/engine/game.py", "workers/players/play.py", "workers/players/tally.py")
 GROUP = "workers.engine.compiled"  # mypyc's shared library: workers/engine/compiled__mypyc.*.so
 SWITCH_ENV = "DSAME_NATIVE"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 from operator import attrgetter, itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from .actions import (ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, PLAY_OPTION_1,
                       PLAY_OPTION_2, Action)
@@ -22,12 +22,16 @@ from .entities import Card, Hero, Minion, Player, Weapon
 from .rng import GOLDEN, MASK64, mix
 from ..errors import IllegalActionError
 
-MAX_HAND, MAX_BOARD, MAX_MANA, MAX_SECRETS = 10, 7, 10, 5
+# Final: the compiled engine inlines them instead of looking each use up by name.
+MAX_HAND: Final = 10
+MAX_BOARD: Final = 7
+MAX_MANA: Final = 10
+MAX_SECRETS: Final = 5
 GOREHOWL = "EX1_411"  # the one weapon whose attacks on minions cost Attack, not Durability
 # Marks rebuilt from the board by minions' auras (the others last until the end of the turn).
 AURA_MARKS = ("spell_double", "heal_to_damage")  # Prophet Velen, Auchenai Soulpriest
-TURN_LIMIT = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
-NO_TARGET = -1
+TURN_LIMIT: Final = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
+NO_TARGET: Final = -1
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
 _first = itemgetter(0)
 _order = attrgetter("order")
