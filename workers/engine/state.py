@@ -185,7 +185,7 @@ class GameState:
             return list(self.players[side].board)
         return self.players[self.current].board + self.players[1 - self.current].board
 
-    def alive(self, entity) -> bool:
+    def alive(self, entity: Hero | Minion) -> bool:
         if isinstance(entity, Hero):
             return entity.health > 0
         return not entity.destroyed and entity.health > 0 and entity in self.players[entity.owner].board
@@ -550,7 +550,7 @@ class GameState:
         power.script.play(self, pi, p.hero, target)  # type: ignore[misc]
 
     # ------------------------------------------------------------------ combat
-    def attack(self, attacker, defender) -> None:
+    def attack(self, attacker: Hero | Minion, defender: Hero | Minion) -> None:
         pi = self.current
         p = self.players[pi]
         # SabberStone processes no deaths between "when ... attacks" triggers and the blows: a
@@ -586,7 +586,7 @@ class GameState:
                 self._hit(defender, attacker, counter, counter=True)
         self.fire("after_attack", attacker, defender)
 
-    def _hit(self, source, target, amount: int, counter: bool = False) -> None:
+    def _hit(self, source: Hero | Minion, target: Hero | Minion, amount: int, counter: bool = False) -> None:
         """One blow of a fight (`counter`: the defender's). Freeze and Poisonous act in combat
         only, as in SabberStone, where a poisonous minion also destroys a hero that attacked it
         and was hurt (a SabberStone quirk: the hero's player loses)."""
@@ -598,7 +598,7 @@ class GameState:
                 target.destroyed = True
 
     # ------------------------------------------------------------------ effects
-    def damage(self, source, target, amount: int) -> int:
+    def damage(self, source, target: Hero | Minion, amount: int) -> int:
         """Deal damage (divine shield and armour absorb first); returns the damage taken."""
         if amount <= 0 or target.immune:
             return 0
@@ -643,7 +643,7 @@ class GameState:
             amount <<= len(self.marked(owner, "spell_double"))
         return self.heal(target, amount, owner)
 
-    def heal(self, target, amount: int, owner: int | None = None) -> int:
+    def heal(self, target: Hero | Minion, amount: int, owner: int | None = None) -> int:
         """Restore Health; `owner`: whose card heals (by default the player to act, who owns every
         healer of these card sets when it heals), for Auchenai Soulpriest."""
         if self.marks and self.marked(self.current if owner is None else owner, "heal_to_damage"):

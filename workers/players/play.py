@@ -141,7 +141,7 @@ class BeamSearchPlayer:
             tally.turn_ended(g)
 
 
-def _act(g: GameState, action, tally, check: bool = True) -> None:
+def _act(g: GameState, action, tally: Tally | None, check: bool = True) -> None:
     if tally is None:
         g.apply(action, check)
         return
