@@ -49,7 +49,7 @@ import time
 from ..engine.actions import END, Action
 from ..engine.rng import GOLDEN, MASK64, derive, mix
 from ..engine.state import GameState
-from .play import _act
+from .play import _act, random_playout
 
 LEAVES = ("playout", "value", "cutoff")
 POSITIONS = ("right", "all")
@@ -240,12 +240,7 @@ class MCTSPlayer:
         """The reward in [0, 1] for `me` of a leaf reached by an action of `mover`."""
         if self.leaf != "value":
             limit = self.cutoff if self.leaf == "cutoff" else -1
-            steps = 0
-            while not s.done and steps != limit:
-                moves = s.legal_moves()
-                mover = s.current
-                s.apply(moves[self._next() % len(moves)], check=False)
-                steps += 1
+            self.stream, mover = random_playout(s, self.stream, mover, limit)
         if not s.done and s.current == mover:
             s.apply(END, check=False)  # mid-turn: valued as if the turn ended here
         if s.done:

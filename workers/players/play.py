@@ -164,3 +164,19 @@ def play_game(g: GameState, players, recorder=None) -> GameState:
         if recorder is not None:
             recorder.turn_ended(g, me)
     return g
+
+
+def random_playout(g: GameState, stream: int, mover: int, limit: int = -1) -> tuple[int, int]:
+    """Play uniformly random legal moves on `g` until the game ends or `limit` moves were played
+    (-1: no limit), each choice drawn from `stream`, a SplitMix64 counter advanced once per move
+    (as MCTS draws its own numbers). Returns the stream after the playout and the player who
+    moved last (`mover` when no move was played). Compiled with the engine: MCTS spends most of
+    its time here."""
+    steps = 0
+    while not g.done and steps != limit:
+        moves = g.legal_moves()
+        mover = g.current
+        stream = (stream + GOLDEN) & MASK64
+        g.apply(moves[mix(stream) % len(moves)], False)
+        steps += 1
+    return stream, mover
