@@ -15,29 +15,12 @@ import argparse
 import json
 import sys
 
-from pipeline.cluster.clusters import start_local_cluster, temporary_security
+from tools.local_dask import run_on_local_cluster
 from workers.errors import DeckError
 from workers.learning.states import DEFAULT_DECKS, DEFAULT_ENCODERS, bench, collect, h5_file, parse_decks
 from workers.players.encoders import ENCODERS
 from workers.players.scores import check_strategy
 from workers.protocol.evaluate import load_opponents
-
-
-def run_on_local_cluster(run_task, tasks: dict, workers: int):
-    """Run `tasks` ({index: task}) on a local Dask cluster of `workers` processes; yield
-    (index, part) as each finishes."""
-    import dask
-    from distributed import Client, as_completed
-
-    dask.config.set({"distributed.scheduler.allowed-failures": 3})
-    # The pipeline's local cluster: loopback only, TLS with credentials made for this run, so
-    # no other user of a shared node can reach the scheduler.
-    security = temporary_security()
-    with start_local_cluster(workers, security) as cluster, Client(cluster, security=security) as client:
-        futures = {client.submit(run_task, task, pure=False): i for i, task in tasks.items()}
-        for future in as_completed(list(futures)):
-            yield futures[future], future.result()
-            future.release()
 
 
 def main(argv=None) -> int:
