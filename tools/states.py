@@ -20,6 +20,7 @@ from workers.errors import DeckError
 from workers.learning.states import DEFAULT_DECKS, DEFAULT_ENCODERS, bench, collect, h5_file, parse_decks
 from workers.players.encoders import ENCODERS
 from workers.players.scores import check_strategy
+from workers.players.specs import PlayerSpecError, check_player
 from workers.protocol.evaluate import load_opponents
 
 
@@ -34,7 +35,8 @@ def main(argv=None) -> int:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     c.add_argument("--encoders", nargs="+", default=list(DEFAULT_ENCODERS), choices=list(ENCODERS))
-    c.add_argument("--player", default="beam", choices=("beam", "random"))
+    c.add_argument("--player", default="beam",
+                   help="the evaluated deck's player: beam, random or any player spec (workers.players.specs)")
     c.add_argument("--strategy", default="nn", help="the evaluated deck's score (default nn)")
     c.add_argument("--beam-depth", type=int, default=13)
     c.add_argument("--beam-width", type=int, default=4)
@@ -53,10 +55,12 @@ def main(argv=None) -> int:
                 parser.error(f"--{name.replace('_', '-')} must be at least 1")
         try:  # bad input: one line naming it, before any game is played
             check_strategy(args.strategy, "--strategy")
+            if args.player not in ("beam", "random"):
+                check_player(args.player)
             if args.opponents:
                 load_opponents(args.opponents)
             decks = parse_decks(args.decks, args.seed)
-        except DeckError as exc:  # InputError included
+        except (DeckError, PlayerSpecError) as exc:  # InputError included
             print(f"error: {exc}", file=sys.stderr)
             return 2
         collect(decks, args.games, args.out, seed=args.seed, workers=args.workers,

@@ -16,8 +16,13 @@ Settings follow as key=value after a comma, e.g.
 
 - beam and value_beam: depth, width (default: the caller's beam_depth / beam_width, 13 and 4
   in the protocol), hide (true: plan on reshuffled decks); value_beam also encoder (refuse a
-  model of another encoder) and max_states (at most this many states scored by the network
-  per planning round; later ones score -inf and are never chosen).
+  model of another encoder), max_states (at most this many states scored by the network
+  per planning round; later ones score -inf and are never chosen) and prune (nn, aggro or
+  control: states within the turn ranked by that protocol score, only turn-ending candidates
+  by the network; workers.players.value_beam), replies and samples (the `replies` best
+  turn-ending lines are valued once more after the opponent's reply, played `samples` times
+  by the protocol's beam player on a copy with the hidden cards dealt again;
+  workers.players.reply_beam).
 - mcts: iterations, seconds (either or both; the first positional value is one of them:
   `200` iterations, `0.5s` seconds), c (UCB exploration, default 0.7), leaf (playout,
   value, cutoff; default playout, or cutoff when a model is given), cutoff (random moves
@@ -41,7 +46,7 @@ KINDS = ("random", "beam", "value_beam", "mcts", "ppo")
 _OPTIONS = {
     "random": (),
     "beam": ("score", "depth", "width", "hide"),
-    "value_beam": ("model", "depth", "width", "hide", "encoder", "max_states"),
+    "value_beam": ("model", "depth", "width", "hide", "encoder", "max_states", "prune", "replies", "samples"),
     "mcts": ("iterations", "seconds", "c", "leaf", "cutoff", "model", "encoder", "positions", "reuse",
              "horizon"),
     "ppo": ("model", "deterministic"),
@@ -83,6 +88,8 @@ def parse_player(spec: str) -> tuple[str, dict]:
         opts[key] = _convert(kind, key, value.strip(), spec)
     if kind == "value_beam" and "model" not in opts:
         raise PlayerSpecError(f"player spec {spec!r}: value_beam needs a model (value_beam:PATH.pt)")
+    if kind == "value_beam" and "max_states" in opts and ("replies" in opts or "samples" in opts):
+        raise PlayerSpecError(f"player spec {spec!r}: max_states does not combine with replies or samples")
     if kind == "ppo" and "model" not in opts:
         raise PlayerSpecError(f"player spec {spec!r}: ppo needs a policy (ppo:PATH.zip)")
     if kind == "mcts":
@@ -114,7 +121,7 @@ def _choices(key: str):
 
 def _convert(kind: str, key: str, value: str, spec: str):
     where = f"player spec {spec!r}: {key}"
-    if key in ("depth", "width", "iterations", "cutoff", "max_states"):
+    if key in ("depth", "width", "iterations", "cutoff", "max_states", "replies", "samples"):
         try:
             number = int(value)
         except ValueError:
@@ -143,6 +150,8 @@ def _convert(kind: str, key: str, value: str, spec: str):
         choices = _choices(key)
         if value not in choices:
             raise PlayerSpecError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
+    if key == "prune" and value not in SCORES:
+        raise PlayerSpecError(f"{where} must be nn, aggro or control, got {value!r}")
     if key == "score" and value not in SCORES and not value.endswith(".json"):
         raise PlayerSpecError(f"{where} must be nn, aggro, control or a weights .json file, got {value!r}")
     if key == "model" and not value:
@@ -206,9 +215,18 @@ def build_player(spec: str, seed: int, *, strategy: str = "nn", depth: int = 13,
     model = load_value_model(opts["model"], opts.get("encoder")) if "model" in opts else None
     if kind == "value_beam":
         from .value_beam import ValueBeamPlayer
+        prune = None
+        if "prune" in opts:
+            from .scores import cached_score
+            prune = cached_score(opts["prune"])
+        if "replies" in opts or "samples" in opts:
+            from .reply_beam import ReplyBeamPlayer
+            return ReplyBeamPlayer(model, seed, opts.get("depth", depth), opts.get("width", width),
+                                   hide_deck_order=opts.get("hide", hide_deck_order), prune=prune,
+                                   replies=opts.get("replies", 4), samples=opts.get("samples", 1))
         return ValueBeamPlayer(model, seed, opts.get("depth", depth), opts.get("width", width),
                                hide_deck_order=opts.get("hide", hide_deck_order),
-                               max_states=opts.get("max_states"))
+                               max_states=opts.get("max_states"), prune=prune)
     from .mcts import MCTSPlayer
     return MCTSPlayer(seed, iterations=opts.get("iterations"), seconds=opts.get("seconds"),
                       c=opts.get("c", 0.7), leaf=opts["leaf"], value=model,
