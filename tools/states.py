@@ -15,29 +15,13 @@ import argparse
 import json
 import sys
 
-from pipeline.cluster.clusters import start_local_cluster, temporary_security
+from tools.local_dask import run_on_local_cluster
 from workers.errors import DeckError
 from workers.learning.states import DEFAULT_DECKS, DEFAULT_ENCODERS, bench, collect, h5_file, parse_decks
 from workers.players.encoders import ENCODERS
 from workers.players.scores import check_strategy
+from workers.players.specs import PlayerSpecError, check_player
 from workers.protocol.evaluate import load_opponents
-
-
-def run_on_local_cluster(run_task, tasks: dict, workers: int):
-    """Run `tasks` ({index: task}) on a local Dask cluster of `workers` processes; yield
-    (index, part) as each finishes."""
-    import dask
-    from distributed import Client, as_completed
-
-    dask.config.set({"distributed.scheduler.allowed-failures": 3})
-    # The pipeline's local cluster: loopback only, TLS with credentials made for this run, so
-    # no other user of a shared node can reach the scheduler.
-    security = temporary_security()
-    with start_local_cluster(workers, security) as cluster, Client(cluster, security=security) as client:
-        futures = {client.submit(run_task, task, pure=False): i for i, task in tasks.items()}
-        for future in as_completed(list(futures)):
-            yield futures[future], future.result()
-            future.release()
 
 
 def main(argv=None) -> int:
@@ -51,7 +35,8 @@ def main(argv=None) -> int:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     c.add_argument("--encoders", nargs="+", default=list(DEFAULT_ENCODERS), choices=list(ENCODERS))
-    c.add_argument("--player", default="beam", choices=("beam", "random"))
+    c.add_argument("--player", default="beam",
+                   help="the evaluated deck's player: beam, random or any player spec (workers.players.specs)")
     c.add_argument("--strategy", default="nn", help="the evaluated deck's score (default nn)")
     c.add_argument("--beam-depth", type=int, default=13)
     c.add_argument("--beam-width", type=int, default=4)
@@ -70,10 +55,12 @@ def main(argv=None) -> int:
                 parser.error(f"--{name.replace('_', '-')} must be at least 1")
         try:  # bad input: one line naming it, before any game is played
             check_strategy(args.strategy, "--strategy")
+            if args.player not in ("beam", "random"):
+                check_player(args.player)
             if args.opponents:
                 load_opponents(args.opponents)
             decks = parse_decks(args.decks, args.seed)
-        except DeckError as exc:  # InputError included
+        except (DeckError, PlayerSpecError) as exc:  # InputError included
             print(f"error: {exc}", file=sys.stderr)
             return 2
         collect(decks, args.games, args.out, seed=args.seed, workers=args.workers,

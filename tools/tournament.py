@@ -13,16 +13,19 @@ matchup k mod M: with `--decks opponents` (the default) the protocol's six oppon
 each player with the same deck (mirror matches); `--cross` uses every ordered pair of two
 different decks instead. Every pair of players sees the same deals (common random numbers).
 
-Games are spread over `--workers` processes; each game depends only on its seed, so the
-records and the table are the same for any number of workers (timings aside; a player with
-a time budget, mcts:0.5s, is not reproducible). A game the engine fails is recorded with its
-error and left out of the table.
+With `--workers K` > 1 the games run on a local Dask cluster of K single-threaded worker
+processes (tools.local_dask, the pipeline's LocalCluster); each game depends only on its seed,
+so the records and the table are the same for any number of workers (timings aside; a player
+with a time budget, mcts:0.5s, is not reproducible). A game the engine fails is recorded with
+its error and left out of the table.
 
 The output: a win-rate table (row player's share of points against the column player, a draw
-counting half, with its binomial standard error), each player's score over all its games, a
-Bradley-Terry rating on the Elo scale (400 log10 odds; mean 0; a weak Gaussian prior keeps an
-unbeaten or winless player finite) with standard errors, and each player's time per decision
-(one turn) and per action. The JSON file holds the same and every game's record.
+counting half, with its binomial standard error and 95% Wilson interval), each player's score
+over all its games, a Bradley-Terry rating on the Elo scale (400 log10 odds; mean 0; a weak
+Gaussian prior keeps an unbeaten or winless player finite) with standard errors and 95%
+intervals (rating +- 1.96 SE), and each player's time per decision (one turn) and per action.
+The JSON file (`--out`) holds the same and every game's record; beside it the same name with
+.md holds the tables in Markdown and with .png a plot of the ratings and their intervals.
 """
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from workers.engine.rng import derive
+from workers.learning.intervals import Z95, wilson_interval
 
 RESULTS = Path("results/tournament")
 ELO = 400.0 / math.log(10.0)
@@ -152,24 +156,29 @@ def summarize(players: list, records: list) -> dict:
             spent[me] += r["seconds"][seat]
             decisions[me] += r["decisions"][seat]
             actions[me] += r["actions"][seat]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rate = points / games
-        se = np.sqrt(rate * (1 - rate) / games)
     elo, elo_se = bradley_terry(points, games)
     out = {"players": players, "win_rate": {}, "score": {}, "elo": {}, "timing": {}}
     for i, p in enumerate(players):
-        out["win_rate"][p] = {q: {"rate": _num(rate[i, j]), "se": _num(se[i, j]), "games": int(games[i, j])}
-                              for j, q in enumerate(players) if j != i}
-        total = games[i].sum()
-        share = points[i].sum() / total if total else float("nan")
-        out["score"][p] = {"rate": _num(share), "se": _num(math.sqrt(share * (1 - share) / total) if total else float("nan")),
-                           "games": int(total)}
-        out["elo"][p] = {"elo": round(float(elo[i]), 1), "se": round(float(elo_se[i]), 1)}
+        out["win_rate"][p] = {q: _cell(points[i, j], games[i, j]) for j, q in enumerate(players) if j != i}
+        out["score"][p] = _cell(points[i].sum(), games[i].sum())
+        out["elo"][p] = {"elo": round(float(elo[i]), 1), "se": round(float(elo_se[i]), 1),
+                         "lo": round(float(elo[i] - Z95 * elo_se[i]), 1),
+                         "hi": round(float(elo[i] + Z95 * elo_se[i]), 1)}
         out["timing"][p] = {"ms_per_decision": _num(1000 * spent[i] / decisions[i] if decisions[i] else float("nan")),
                             "ms_per_action": _num(1000 * spent[i] / actions[i] if actions[i] else float("nan")),
                             "decisions": int(decisions[i]), "actions": int(actions[i]),
                             "seconds": round(float(spent[i]), 3)}
     return out
+
+
+def _cell(points: float, games: float) -> dict:
+    """A share of points with its binomial standard error and 95% Wilson interval."""
+    if not games:
+        return {"rate": None, "se": None, "lo": None, "hi": None, "games": 0}
+    rate = points / games
+    lo, hi = wilson_interval(points, games)
+    return {"rate": _num(rate), "se": _num(math.sqrt(rate * (1 - rate) / games)), "lo": _num(lo), "hi": _num(hi),
+            "games": int(games)}
 
 
 def _num(x: float):
@@ -207,7 +216,7 @@ def format_table(summary: dict) -> str:
     names = [f"{k + 1} {_short(p)}" for k, p in enumerate(players)]
     width = max(len(s) for s in names)
     head = f"{'':{width}}  " + "  ".join(f"{k + 1:>9}" for k in range(len(players))) + \
-        f"  {'score':>9}  {'Elo':>9}  {'ms/turn':>8}  {'ms/action':>9}"
+        f"  {'score':>9}  {'Elo':>9}  {'Elo 95%':>11}  {'ms/turn':>8}  {'ms/action':>9}"
     lines = [head]
     for p, name in zip(players, names):
         cells = []
@@ -219,10 +228,60 @@ def format_table(summary: dict) -> str:
                 cells.append(f"{_pm(c['rate'], c['se']):>9}")
         s, e, t = summary["score"][p], summary["elo"][p], summary["timing"][p]
         lines.append(f"{name:{width}}  " + "  ".join(cells) + f"  {_pm(s['rate'], s['se']):>9}  "
-                     f"{e['elo']:>4.0f}±{e['se']:<4.0f}  {_ms(t['ms_per_decision']):>8}  {_ms(t['ms_per_action']):>9}")
+                     f"{e['elo']:>4.0f}±{e['se']:<4.0f}  {e['lo']:>5.0f}..{e['hi']:<4.0f}  "
+                     f"{_ms(t['ms_per_decision']):>8}  {_ms(t['ms_per_action']):>9}")
     lines.append("cells: the row player's share of points against the column player ± standard error "
-                 "(a draw is half); Elo: Bradley-Terry, mean 0, ± standard error; ms per turn and per action")
+                 "(a draw is half; 95% Wilson intervals in the JSON and .md); Elo: Bradley-Terry, mean 0, "
+                 "± standard error, 95% interval; ms per turn and per action")
     return "\n".join(lines)
+
+
+def format_markdown(summary: dict) -> str:
+    """The pairwise table with 95% Wilson intervals and the ratings with 95% intervals."""
+    players = summary["players"]
+    short = [_short(p) for p in players]
+    lines = ["| row vs column | " + " | ".join(f"{k + 1}" for k in range(len(players))) + " | score |",
+             "|---" * (len(players) + 2) + "|"]
+    for i, p in enumerate(players):
+        cells = ["-" if q == p else _interval(summary["win_rate"][p][q]) for q in players]
+        lines.append(f"| {i + 1} {short[i]} | " + " | ".join(cells) + f" | {_interval(summary['score'][p])} |")
+    lines += ["", "| player | Elo | 95% interval | SE | score | games | ms/turn | ms/action |", "|---|---|---|---|---|---|---|---|"]
+    for p in sorted(players, key=lambda q: -summary["elo"][q]["elo"]):
+        e, s, t = summary["elo"][p], summary["score"][p], summary["timing"][p]
+        lines.append(f"| {_short(p)} | {e['elo']:.0f} | {e['lo']:.0f} .. {e['hi']:.0f} | {e['se']:.0f} | "
+                     f"{_interval(s)} | {s['games']} | {_ms(t['ms_per_decision'])} | {_ms(t['ms_per_action'])} |")
+    games = summary.get("settings", {}).get("games_per_pair")
+    lines += ["", "Cells: the row player's share of points against the column player (a draw is half) "
+              f"and its 95% Wilson interval{f', {games} games per pair' if games else ''}. Elo: "
+              "Bradley-Terry on the Elo scale, mean 0, 95% interval = rating ± 1.96 SE."]
+    return "\n".join(lines) + "\n"
+
+
+def _interval(cell: dict) -> str:
+    if cell["rate"] is None:
+        return "n/a"
+    return f"{cell['rate']:.3f} [{cell['lo']:.3f}, {cell['hi']:.3f}]"
+
+
+def plot_ratings(summary: dict, path: Path) -> None:
+    """The Bradley-Terry ratings with their 95% intervals, best at the top."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    players = sorted(summary["players"], key=lambda q: summary["elo"][q]["elo"])
+    elo = [summary["elo"][p]["elo"] for p in players]
+    err = [[summary["elo"][p]["elo"] - summary["elo"][p]["lo"] for p in players],
+           [summary["elo"][p]["hi"] - summary["elo"][p]["elo"] for p in players]]
+    fig, ax = plt.subplots(figsize=(7.0, 0.5 * len(players) + 1.4))
+    ax.errorbar(elo, range(len(players)), xerr=err, fmt="o", capsize=4)
+    ax.set_yticks(range(len(players)), [_short(p) for p in players])
+    ax.axvline(0, color="grey", lw=0.8, ls="--")
+    games = summary.get("settings", {}).get("games_per_pair")
+    ax.set_xlabel("Bradley-Terry rating (Elo scale, mean 0), 95% interval")
+    ax.set_title(f"Tournament ratings{f' ({games} games per pair)' if games else ''}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def _short(spec: str) -> str:
@@ -265,13 +324,12 @@ def run_tournament(players: list, games: int = 20, decks=("opponents",), cross: 
             records += run_chunk(c)
             _progress(log, len(records), len(tasks), start)
     else:
-        import multiprocessing as mp
+        from tools.local_dask import run_on_local_cluster
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ.setdefault(var, "1")  # each worker is one core's worth of work
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for part in pool.imap_unordered(run_chunk, chunks):
-                records += part
-                _progress(log, len(records), len(tasks), start)
+            os.environ.setdefault(var, "1")  # each worker is one core's worth of work (torch too)
+        for _, part in run_on_local_cluster(run_chunk, dict(enumerate(chunks)), workers):
+            records += part
+            _progress(log, len(records), len(tasks), start)
     records.sort(key=lambda r: (r["pair"], r["game"]))
     summary = summarize(list(players), records)
     summary.update(settings={"games_per_pair": games, "decks": [d["name"] for d in deck_list],
@@ -298,7 +356,8 @@ def main(argv=None) -> int:
     parser.add_argument("--decks", nargs="+", default=["opponents"],
                         help="opponents (the protocol's six), miracle, or deck JSON files")
     parser.add_argument("--cross", action="store_true", help="every ordered pair of two decks, not mirrors")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                        help="worker processes; more than 1: a local Dask cluster")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--chunk", type=int, default=2, help="games per task")
     parser.add_argument("--out", default=str(RESULTS / "tournament.json"))
@@ -318,10 +377,14 @@ def main(argv=None) -> int:
     tmp = out.with_suffix(out.suffix + ".tmp")
     tmp.write_text(json.dumps(result, indent=1))
     os.replace(tmp, out)
+    out.with_suffix(".md").write_text(format_markdown(result))
+    plot_ratings(result, out.with_suffix(".png"))
     print(format_table(result))
     errors = len(result["errors"])
     print(f"{len(result['games']) - errors} games in {result['elapsed_s']}s on {args.workers} "
-          f"worker(s){f', {errors} failed (see the JSON)' if errors else ''}; results in {out}")
+          f"worker(s){' (a local Dask cluster)' if args.workers > 1 else ''}"
+          f"{f', {errors} failed (see the JSON)' if errors else ''}; results in {out} "
+          f"({out.with_suffix('.md').name}, {out.with_suffix('.png').name})")
     return 0
 
 

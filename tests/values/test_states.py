@@ -117,3 +117,29 @@ def test_info_on_a_missing_or_foreign_file_is_one_error_line(tmp_path):
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert [ln for ln in done.stderr.splitlines() if ln.strip()] == [
             ln for ln in done.stderr.splitlines() if ln.startswith(f"error: {path}: not a readable states file")]
+
+
+def test_mirror_decks_play_each_opponent_deck_against_itself(tmp_path):
+    decks = states.parse_decks(["mirror"], 0)
+    opponents = default_opponents()
+    assert [d["hero_class"] for d in decks] == [o.hero_class for o in opponents] and all(d["mirror"] for d in decks)
+    manifest = {"decks": decks[2:3], "games": 2, "games_per_task": 2, "seed": 4, "encoders": ["protocol15"],
+                "player": "random", "strategy": "nn", "beam_depth": 13, "beam_width": 4, "opponents": None}
+    (task,) = states.make_tasks(manifest)
+    part = states.run_task(task)
+    assert int(part["failed"]) == 0 and set(part["player"]) == {0, 1}  # both seats recorded
+    assert set(part["opponent"]) == {0}  # the one opponent: the deck itself
+    # the outcome is the game's from each side: the two seats of one game never both win
+    for game in set(part["game_index"]):
+        rows = part["game_index"] == game
+        assert {int(part["outcome"][rows & (part["player"] == p)][0]) for p in (0, 1)} in ({1, -1}, {0})
+
+
+def test_collect_takes_any_player_spec_and_refuses_a_bad_one_in_one_line(tmp_path, capsys):
+    assert main(["collect", "--decks", "miracle", "--games", "2", "--player", "mcts:x",
+                 "--out", str(tmp_path / "s.h5")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "whole number" in err[0]
+    assert main(["collect", "--decks", "miracle", "--games", "2", "--player", "mcts:3", "--encoders", "teo60",
+                 "--out", str(tmp_path / "s.h5")]) == 0
+    assert not (tmp_path / "s.h5.parts").exists() and (tmp_path / "s.h5").stat().st_size > 0

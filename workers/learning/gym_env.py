@@ -7,19 +7,9 @@ opponent player.
 
 - Observation: one encoder of workers.players.encoders (default "rich") of the state from the
   agent's view, float32 of fixed size (a Box of +-1000).
-- Actions: `Discrete(ACTION_SIZE)`; every legal move of the engine has one index (the map
-  below), and `info["action_mask"]` (also `env.action_masks()`) marks the legal ones. Slots
-  are relative to the agent: target 0 none, 1 own hero, 2 enemy hero, 3-9 own minions
-  (board order), 10-16 enemy minions; attacker 0 own hero, 1-7 own minions; defender 0 enemy
-  hero, 1-7 enemy minions.
-
-      0                          END_TURN
-      1 + (hand*17 + target)*8 + position    PLAY hand slot (0-9) at target, board position
-                                             (0-7; spells and weapons use 0)
-      1361 + attacker*8 + defender           ATTACK
-      1425 + target                          HERO_POWER
-      1442 + option*1360 + (hand*17 + target)*8 + position
-                                             PLAY of a Choose One card with option 0 or 1
+- Actions: `Discrete(ACTION_SIZE)`; every legal move of the engine has one index, relative to
+  the agent (the map is workers.players.action_space, which a trained policy plays through),
+  and `info["action_mask"]` (also `env.action_masks()`) marks the legal ones.
 
 - Reward: +1 when the agent wins, -1 when it loses, 0 otherwise (a draw, or the game going
   on); the episode terminates with the game. The opponent plays its turns inside `step`.
@@ -30,8 +20,9 @@ opponent player.
 Decks: the agent's deck (default Miracle Rogue) against the protocol's opponents (episode k
 meets opponent k mod 6 unless `opponent_index` is fixed), each opponent playing with the
 player spec `opponent` (default "beam": the protocol's beam search with the opponent deck's
-own score; "random", or any spec of workers.players.specs). Given the seed of `reset`, an
-episode's games are reproducible.
+own score; "random", or any spec of workers.players.specs). With `mirror=True` the agent plays
+the opponent's own deck (a mirror match, as tools.tournament plays by default). Given the seed
+of `reset`, an episode's games are reproducible.
 """
 from __future__ import annotations
 
@@ -39,9 +30,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ..engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
+from ..engine.actions import END_TURN
 from ..engine.rng import derive
 from ..engine.state import GameState
+from ..players.action_space import (ACTION_SIZE, action_index, action_mask, describe_action,  # noqa: F401
+                                    legal_action_map)
 from ..players.encoders import get_encoder
 
 try:  # a real Gymnasium environment when gymnasium is installed (a dependency)
@@ -51,86 +44,7 @@ except ImportError:  # pragma: no cover - the same API without the base class
     gym = None
     spaces = None
 
-N_HAND, N_TARGETS, N_POSITIONS, N_CHARS = 10, 17, 8, 8
-PLAY_BASE = 1
-ATTACK_BASE = PLAY_BASE + N_HAND * N_TARGETS * N_POSITIONS  # 1361
-POWER_BASE = ATTACK_BASE + N_CHARS * N_CHARS  # 1425
-OPTION_BASE = POWER_BASE + N_TARGETS  # 1442
-N_PLAYS = N_HAND * N_TARGETS * N_POSITIONS  # 1360
-ACTION_SIZE = OPTION_BASE + 2 * N_PLAYS  # 4162
 OBS_BOUND = 1000.0
-
-
-def _slots(g: GameState, me: int) -> dict:
-    """uid -> target slot, relative to `me`."""
-    own, enemy = g.players[me], g.players[1 - me]
-    slots = {own.hero.uid: 1, enemy.hero.uid: 2}
-    for k, m in enumerate(own.board):
-        slots[m.uid] = 3 + k
-    for k, m in enumerate(enemy.board):
-        slots[m.uid] = 10 + k
-    return slots
-
-
-def action_index(g: GameState, move, slots: dict | None = None) -> int:
-    """The index of one legal move (kind, index, target, position) of the player to act."""
-    kind, index, target, position = move
-    if kind == END_TURN:
-        return 0
-    slots = slots if slots is not None else _slots(g, g.current)
-    if kind == PLAY or kind == PLAY_OPTION_1 or kind == PLAY_OPTION_2:
-        t = slots[target] if target >= 0 else 0
-        base = PLAY_BASE if kind == PLAY else OPTION_BASE + (kind - PLAY_OPTION_1) * N_PLAYS
-        return base + (index * N_TARGETS + t) * N_POSITIONS + (position if position >= 0 else 0)
-    if kind == ATTACK:
-        return ATTACK_BASE + (slots[index] - 2 if slots[index] > 1 else 0) * N_CHARS + (
-            slots[target] - 9 if slots[target] > 2 else 0)
-    if kind == HERO_POWER:
-        return POWER_BASE + (slots[target] if target >= 0 else 0)
-    raise ValueError(f"unknown action kind {kind}")
-
-
-def legal_action_map(g: GameState) -> dict[int, tuple]:
-    """index -> move for every legal move of the player to act (one index per move)."""
-    slots = _slots(g, g.current)
-    out = {}
-    for move in g.legal_moves():
-        i = action_index(g, move, slots)
-        if i in out:  # the map would not be one-to-one: a bug of this module
-            raise AssertionError(f"moves {out[i]} and {move} share action index {i}")
-        out[i] = move
-    return out
-
-
-def action_mask(g: GameState) -> np.ndarray:
-    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
-    mask[list(legal_action_map(g))] = 1
-    return mask
-
-
-def _play_slots(offset: int) -> tuple[int, int, int]:
-    """(hand, target, position) of a PLAY index's offset within its block of N_PLAYS."""
-    hand, rest = divmod(offset, N_TARGETS * N_POSITIONS)
-    return (hand, *divmod(rest, N_POSITIONS))
-
-
-def describe_action(i: int) -> str:
-    if i == 0:
-        return "END_TURN"
-    if i < ATTACK_BASE:
-        hand, target, position = _play_slots(i - PLAY_BASE)
-        return f"PLAY hand {hand} target {target} position {position}"
-    if i < POWER_BASE:
-        attacker, defender = divmod(i - ATTACK_BASE, N_CHARS)
-        return f"ATTACK attacker {attacker} defender {defender}"
-    if i < OPTION_BASE:
-        return f"HERO_POWER target {i - POWER_BASE}"
-    if i < ACTION_SIZE:
-        option, offset = divmod(i - OPTION_BASE, N_PLAYS)
-        hand, target, position = _play_slots(offset)
-        return f"PLAY hand {hand} option {option + 1} target {target} position {position}"
-    raise ValueError(f"action {i} is outside [0, {ACTION_SIZE})")
-
 
 _Base = gym.Env if gym is not None else object
 
@@ -141,7 +55,7 @@ class HearthstoneEnv(_Base):
     def __init__(self, deck: Sequence[str] | None = None, hero_class: str = "ROGUE",
                  opponent: str = "beam", opponents=None, opponent_index: int | None = None,
                  encoder: str = "rich", seat: int = 0, illegal_action: str = "end_turn",
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, mirror: bool = False):
         from ..players.specs import parse_player
         from ..protocol.evaluate import default_opponents, miracle_rogue, validate_deck
         if seat not in (0, 1):
@@ -153,6 +67,7 @@ class HearthstoneEnv(_Base):
         validate_deck(self.deck, hero_class=hero_class)
         self.opponents = list(opponents) if opponents is not None else default_opponents()
         self.opponent_index = opponent_index
+        self.mirror = bool(mirror)
         self.opponent_spec = opponent
         parse_player(opponent)  # a bad spec fails here, not in the first episode
         self.encoder = get_encoder(encoder)
@@ -180,8 +95,8 @@ class HearthstoneEnv(_Base):
         k = self.opponent_index if self.opponent_index is not None else self._episode % len(self.opponents)
         self._episode += 1
         opp = self.opponents[k]
-        decks = [list(self.deck), list(opp.cards)]
-        classes = [self.hero_class, opp.hero_class]
+        decks = [list(opp.cards if self.mirror else self.deck), list(opp.cards)]
+        classes = [opp.hero_class if self.mirror else self.hero_class, opp.hero_class]
         if self.seat == 1:
             decks.reverse()
             classes.reverse()

@@ -12,7 +12,8 @@ turns still to be played (0 for the game's last turn).
 
 Decks (`--decks`, any mix): `miracle` (the paper's Miracle Rogue), `pool:K` (K random decks
 from the Rogue card pool, as `workers.engine.class_pools.random_pool_deck` builds them, seeded from --seed),
-or deck JSON files. Each deck plays games 0..N-1 of the protocol (game g against opponent
+deck JSON files, or `mirror` (each of the six opponent decks against itself, both sides with
+the collection's strategy). Each deck plays games 0..N-1 of the protocol (game g against opponent
 g mod 6, the deck first) with its own evaluation seed derived from --seed and its position.
 
 Collection is split into tasks (a deck and a range of games); each finished task is written
@@ -96,12 +97,18 @@ class StateRecorder:
 
 # ------------------------------------------------------------------------------ decks
 def parse_decks(specs, seed: int) -> list[dict]:
-    """[{name, cards}] from deck specs: 'miracle', 'pool:K' or deck JSON files."""
+    """[{name, cards}] from deck specs: 'miracle', 'pool:K', deck JSON files, or 'mirror': each
+    of the protocol's six opponent decks against itself, both sides playing the collection's
+    strategy (the mirror matches of tools.tournament)."""
     from ..protocol.evaluate import load_deck_file, miracle_rogue, validate_deck
     decks, pool_index = [], 0
     for spec in specs:
         if spec == "miracle":
             decks.append({"name": "Miracle Rogue", "cards": miracle_rogue()})
+        elif spec == "mirror":
+            from ..protocol.evaluate import default_opponents
+            decks += [{"name": f"{o.name} mirror", "cards": list(o.cards), "hero_class": o.hero_class,
+                       "mirror": True} for o in default_opponents()]
         elif spec.startswith("pool:"):
             try:
                 count = int(spec[5:])
@@ -117,7 +124,7 @@ def parse_decks(specs, seed: int) -> list[dict]:
                 raise SystemExit(f"deck spec {spec!r} is not 'miracle', 'pool:K' or a deck file")
             decks.append({"name": Path(spec).stem, "cards": load_deck_file(spec)})
     for d in decks:
-        validate_deck(d["cards"], label=f"deck {d['name']!r}")
+        validate_deck(d["cards"], hero_class=d.get("hero_class", "ROGUE"), label=f"deck {d['name']!r}")
     if not decks:
         raise SystemExit("no decks given")
     return decks
@@ -130,14 +137,18 @@ def deck_seed(seed: int, deck_id: int) -> int:
 # ------------------------------------------------------------------------------ tasks
 def run_task(task: dict) -> dict:
     """Play one task's games with a recorder; its rows as arrays (runs on a worker)."""
-    from ..protocol.evaluate import load_opponents, play_games
+    from ..protocol.evaluate import OpponentDeck, load_opponents, play_games
     start = time.perf_counter()
     recorder = StateRecorder(task["encoders"], task["deck_id"])
-    opponents = load_opponents(task["opponents"]) if task["opponents"] else None
+    hero_class = task.get("hero_class", "ROGUE")
+    if task.get("mirror"):
+        opponents = [OpponentDeck("mirror", hero_class, task["strategy"], tuple(task["cards"]))]
+    else:
+        opponents = load_opponents(task["opponents"]) if task["opponents"] else None
     records = play_games(task["cards"], task["games"], task["seed"], player=task["player"],
                          strategy=task["strategy"], opponents=opponents,
                          beam_depth=task["beam_depth"], beam_width=task["beam_width"],
-                         recorder=recorder)
+                         hero_class=hero_class, recorder=recorder)
     out = recorder.arrays()
     out["failed"] = np.array(sum(r.error is not None for r in records), np.int32)
     out["seconds"] = np.array(time.perf_counter() - start)
@@ -154,7 +165,8 @@ def make_tasks(manifest: dict) -> list[dict]:
                 "games": list(range(start, min(start + per, manifest["games"]))),
                 "encoders": list(manifest["encoders"]), "player": manifest["player"],
                 "strategy": manifest["strategy"], "beam_depth": manifest["beam_depth"],
-                "beam_width": manifest["beam_width"], "opponents": manifest["opponents"]})
+                "beam_width": manifest["beam_width"], "opponents": manifest["opponents"],
+                "hero_class": deck.get("hero_class", "ROGUE"), "mirror": deck.get("mirror", False)})
     return tasks
 
 

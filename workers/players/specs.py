@@ -7,6 +7,8 @@
                                 score the caller names, the config's strategy.evaluated)
     value_beam:MODEL            the same beam search scored by a value network (workers.players.value_model)
     mcts:200 | mcts:0.5s        ISMCTS (workers.players.mcts) with 200 iterations / 0.5 s per action
+    ppo:POLICY.zip              a MaskablePPO policy (workers.players.ppo; trained by
+                                python -m workers.learning.ppo train-ppo)
 
 Settings follow as key=value after a comma, e.g.
 `mcts:400,c=0.5,leaf=cutoff,cutoff=6,model=results/values/rich_win.pt` or
@@ -14,14 +16,21 @@ Settings follow as key=value after a comma, e.g.
 
 - beam and value_beam: depth, width (default: the caller's beam_depth / beam_width, 13 and 4
   in the protocol), hide (true: plan on reshuffled decks); value_beam also encoder (refuse a
-  model of another encoder) and max_states (at most this many states scored by the network
-  per planning round; later ones score -inf and are never chosen).
+  model of another encoder), max_states (at most this many states scored by the network
+  per planning round; later ones score -inf and are never chosen) and prune (nn, aggro or
+  control: states within the turn ranked by that protocol score, only turn-ending candidates
+  by the network; workers.players.value_beam), replies and samples (the `replies` best
+  turn-ending lines are valued once more after the opponent's reply, played `samples` times
+  by the protocol's beam player on a copy with the hidden cards dealt again;
+  workers.players.reply_beam).
 - mcts: iterations, seconds (either or both; the first positional value is one of them:
   `200` iterations, `0.5s` seconds), c (UCB exploration, default 0.7), leaf (playout,
   value, cutoff; default playout, or cutoff when a model is given), cutoff (random moves
   before the network, default 8), model, encoder, positions (right or all), reuse (true),
   horizon (game: the tree spans the game; turn: only the own turn; default turn for value
   leaves, game otherwise).
+- ppo: model (the positional value), deterministic (true: the most probable action, the
+  default; false: sampled on the player's seeded stream).
 
 `parse_player` checks a spec without reading files; `check_player` also loads its model;
 `build_player` makes the player. Every problem is a PlayerSpecError (a ValueError) naming it.
@@ -33,13 +42,14 @@ from functools import lru_cache
 from pathlib import Path
 
 SCORES = ("nn", "aggro", "control")
-KINDS = ("random", "beam", "value_beam", "mcts")
+KINDS = ("random", "beam", "value_beam", "mcts", "ppo")
 _OPTIONS = {
     "random": (),
     "beam": ("score", "depth", "width", "hide"),
-    "value_beam": ("model", "depth", "width", "hide", "encoder", "max_states"),
+    "value_beam": ("model", "depth", "width", "hide", "encoder", "max_states", "prune", "replies", "samples"),
     "mcts": ("iterations", "seconds", "c", "leaf", "cutoff", "model", "encoder", "positions", "reuse",
              "horizon"),
+    "ppo": ("model", "deterministic"),
 }
 
 
@@ -78,6 +88,10 @@ def parse_player(spec: str) -> tuple[str, dict]:
         opts[key] = _convert(kind, key, value.strip(), spec)
     if kind == "value_beam" and "model" not in opts:
         raise PlayerSpecError(f"player spec {spec!r}: value_beam needs a model (value_beam:PATH.pt)")
+    if kind == "value_beam" and "max_states" in opts and ("replies" in opts or "samples" in opts):
+        raise PlayerSpecError(f"player spec {spec!r}: max_states does not combine with replies or samples")
+    if kind == "ppo" and "model" not in opts:
+        raise PlayerSpecError(f"player spec {spec!r}: ppo needs a policy (ppo:PATH.zip)")
     if kind == "mcts":
         if "iterations" not in opts and "seconds" not in opts:
             opts["iterations"] = 200
@@ -90,7 +104,7 @@ def parse_player(spec: str) -> tuple[str, dict]:
 def _positional(kind: str, item: str, spec: str) -> tuple[str, str]:
     if kind == "beam":
         return "score", item
-    if kind == "value_beam":
+    if kind in ("value_beam", "ppo"):
         return "model", item
     if kind == "mcts":
         return ("seconds", item[:-1]) if item.endswith("s") else ("iterations", item)
@@ -107,7 +121,7 @@ def _choices(key: str):
 
 def _convert(kind: str, key: str, value: str, spec: str):
     where = f"player spec {spec!r}: {key}"
-    if key in ("depth", "width", "iterations", "cutoff", "max_states"):
+    if key in ("depth", "width", "iterations", "cutoff", "max_states", "replies", "samples"):
         try:
             number = int(value)
         except ValueError:
@@ -126,7 +140,7 @@ def _convert(kind: str, key: str, value: str, spec: str):
             raise PlayerSpecError(f"{where} must be {'in (0, 3600]' if key == 'seconds' else 'in [0, 100]'}, "
                                   f"got {value!r}")
         return number
-    if key in ("hide", "reuse"):
+    if key in ("hide", "reuse", "deterministic"):
         if value.lower() in ("true", "1", "yes"):
             return True
         if value.lower() in ("false", "0", "no"):
@@ -136,6 +150,8 @@ def _convert(kind: str, key: str, value: str, spec: str):
         choices = _choices(key)
         if value not in choices:
             raise PlayerSpecError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
+    if key == "prune" and value not in SCORES:
+        raise PlayerSpecError(f"{where} must be nn, aggro or control, got {value!r}")
     if key == "score" and value not in SCORES and not value.endswith(".json"):
         raise PlayerSpecError(f"{where} must be nn, aggro, control or a weights .json file, got {value!r}")
     if key == "model" and not value:
@@ -157,10 +173,23 @@ def load_value_model(path: str, encoder: str | None = None):
         raise PlayerSpecError(str(exc)) from None
 
 
+@lru_cache(maxsize=8)
+def load_policy(path: str):
+    """A MaskablePPO policy (workers.players.ppo.Policy), loaded once per process; a missing or
+    foreign file is one PlayerSpecError."""
+    from .ppo import PolicyError, load_policy as load
+    try:
+        return load(path)
+    except PolicyError as exc:
+        raise PlayerSpecError(str(exc)) from None
+
+
 def check_player(spec: str) -> tuple[str, dict]:
     """parse_player, and load the model it names (and the score's weights file)."""
     kind, opts = parse_player(spec)
-    if "model" in opts:
+    if kind == "ppo":
+        load_policy(opts["model"])
+    elif "model" in opts:
         load_value_model(opts["model"], opts.get("encoder"))
     if kind == "beam" and str(opts.get("score", "")).endswith(".json"):
         from .scores import check_strategy
@@ -180,12 +209,24 @@ def build_player(spec: str, seed: int, *, strategy: str = "nn", depth: int = 13,
         from .scores import cached_score
         return BeamSearchPlayer(cached_score(opts.get("score", strategy)), seed, opts.get("depth", depth),
                                 opts.get("width", width), hide_deck_order=opts.get("hide", hide_deck_order))
+    if kind == "ppo":
+        from .ppo import PPOPlayer
+        return PPOPlayer(load_policy(opts["model"]), seed, deterministic=opts.get("deterministic", True))
     model = load_value_model(opts["model"], opts.get("encoder")) if "model" in opts else None
     if kind == "value_beam":
         from .value_beam import ValueBeamPlayer
+        prune = None
+        if "prune" in opts:
+            from .scores import cached_score
+            prune = cached_score(opts["prune"])
+        if "replies" in opts or "samples" in opts:
+            from .reply_beam import ReplyBeamPlayer
+            return ReplyBeamPlayer(model, seed, opts.get("depth", depth), opts.get("width", width),
+                                   hide_deck_order=opts.get("hide", hide_deck_order), prune=prune,
+                                   replies=opts.get("replies", 4), samples=opts.get("samples", 1))
         return ValueBeamPlayer(model, seed, opts.get("depth", depth), opts.get("width", width),
                                hide_deck_order=opts.get("hide", hide_deck_order),
-                               max_states=opts.get("max_states"))
+                               max_states=opts.get("max_states"), prune=prune)
     from .mcts import MCTSPlayer
     return MCTSPlayer(seed, iterations=opts.get("iterations"), seconds=opts.get("seconds"),
                       c=opts.get("c", 0.7), leaf=opts["leaf"], value=model,

@@ -32,13 +32,28 @@ class ValueScore:
         return self.model(g, player)
 
 
+class PrunedValueScore(ValueScore):
+    """The network for a state that ends the player's turn (or the game), `prune` (a protocol
+    score) for a state within the turn: the beam search compares the two kinds only among
+    themselves (candidates with candidates, beam children with beam children)."""
+
+    def __init__(self, model, prune, max_states: int | None = None):
+        super().__init__(model, max_states)
+        self.prune = prune
+
+    def __call__(self, g, player: int) -> float:
+        if g.done or g.current != player:
+            return super().__call__(g, player)
+        return self.prune(g, player)
+
+
 class ValueBeamPlayer(BeamSearchPlayer):
     """BeamSearchPlayer(ValueScore(model)); `plan` only resets the budget of the round."""
 
     def __init__(self, model, seed: int, depth: int = 13, width: int = 4,
-                 hide_deck_order: bool = False, max_states: int | None = None):
-        super().__init__(ValueScore(model, max_states), seed, depth, width,
-                         hide_deck_order=hide_deck_order)
+                 hide_deck_order: bool = False, max_states: int | None = None, prune=None):
+        score = ValueScore(model, max_states) if prune is None else PrunedValueScore(model, prune, max_states)
+        super().__init__(score, seed, depth, width, hide_deck_order=hide_deck_order)
 
     def plan(self, g):
         self.score.used = 0

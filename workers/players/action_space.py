@@ -1,0 +1,99 @@
+"""The agent's action space over the engine's legal moves: one index per legal move of the player
+to act, relative to that player, so that a policy (workers.learning.gym_env, workers.players.ppo)
+reads the same indices whoever it plays. Slots: target 0 none, 1 own hero, 2 enemy hero, 3-9
+own minions (board order), 10-16 enemy minions; attacker 0 own hero, 1-7 own minions; defender
+0 enemy hero, 1-7 enemy minions.
+
+    0                          END_TURN
+    1 + (hand*17 + target)*8 + position    PLAY hand slot (0-9) at target, board position
+                                           (0-7; spells and weapons use 0)
+    1361 + attacker*8 + defender           ATTACK
+    1425 + target                          HERO_POWER
+    1442 + option*1360 + (hand*17 + target)*8 + position
+                                           PLAY of a Choose One card with option 0 or 1
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
+from ..engine.state import GameState
+
+N_HAND, N_TARGETS, N_POSITIONS, N_CHARS = 10, 17, 8, 8
+PLAY_BASE = 1
+ATTACK_BASE = PLAY_BASE + N_HAND * N_TARGETS * N_POSITIONS  # 1361
+POWER_BASE = ATTACK_BASE + N_CHARS * N_CHARS  # 1425
+OPTION_BASE = POWER_BASE + N_TARGETS  # 1442
+N_PLAYS = N_HAND * N_TARGETS * N_POSITIONS  # 1360
+ACTION_SIZE = OPTION_BASE + 2 * N_PLAYS  # 4162
+
+
+def _slots(g: GameState, me: int) -> dict:
+    """uid -> target slot, relative to `me`."""
+    own, enemy = g.players[me], g.players[1 - me]
+    slots = {own.hero.uid: 1, enemy.hero.uid: 2}
+    for k, m in enumerate(own.board):
+        slots[m.uid] = 3 + k
+    for k, m in enumerate(enemy.board):
+        slots[m.uid] = 10 + k
+    return slots
+
+
+def action_index(g: GameState, move, slots: dict | None = None) -> int:
+    """The index of one legal move (kind, index, target, position) of the player to act."""
+    kind, index, target, position = move
+    if kind == END_TURN:
+        return 0
+    slots = slots if slots is not None else _slots(g, g.current)
+    if kind == PLAY or kind == PLAY_OPTION_1 or kind == PLAY_OPTION_2:
+        t = slots[target] if target >= 0 else 0
+        base = PLAY_BASE if kind == PLAY else OPTION_BASE + (kind - PLAY_OPTION_1) * N_PLAYS
+        return base + (index * N_TARGETS + t) * N_POSITIONS + (position if position >= 0 else 0)
+    if kind == ATTACK:
+        return ATTACK_BASE + (slots[index] - 2 if slots[index] > 1 else 0) * N_CHARS + (
+            slots[target] - 9 if slots[target] > 2 else 0)
+    if kind == HERO_POWER:
+        return POWER_BASE + (slots[target] if target >= 0 else 0)
+    raise ValueError(f"unknown action kind {kind}")
+
+
+def legal_action_map(g: GameState) -> dict[int, tuple]:
+    """index -> move for every legal move of the player to act (one index per move)."""
+    slots = _slots(g, g.current)
+    out = {}
+    for move in g.legal_moves():
+        i = action_index(g, move, slots)
+        if i in out:  # the map would not be one-to-one: a bug of this module
+            raise AssertionError(f"moves {out[i]} and {move} share action index {i}")
+        out[i] = move
+    return out
+
+
+def action_mask(g: GameState) -> np.ndarray:
+    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+    mask[list(legal_action_map(g))] = 1
+    return mask
+
+
+def _play_slots(offset: int) -> tuple[int, int, int]:
+    """(hand, target, position) of a PLAY index's offset within its block of N_PLAYS."""
+    hand, rest = divmod(offset, N_TARGETS * N_POSITIONS)
+    return (hand, *divmod(rest, N_POSITIONS))
+
+
+def describe_action(i: int) -> str:
+    if i == 0:
+        return "END_TURN"
+    if i < ATTACK_BASE:
+        hand, target, position = _play_slots(i - PLAY_BASE)
+        return f"PLAY hand {hand} target {target} position {position}"
+    if i < POWER_BASE:
+        attacker, defender = divmod(i - ATTACK_BASE, N_CHARS)
+        return f"ATTACK attacker {attacker} defender {defender}"
+    if i < OPTION_BASE:
+        return f"HERO_POWER target {i - POWER_BASE}"
+    if i < ACTION_SIZE:
+        option, offset = divmod(i - OPTION_BASE, N_PLAYS)
+        hand, target, position = _play_slots(offset)
+        return f"PLAY hand {hand} option {option + 1} target {target} position {position}"
+    raise ValueError(f"action {i} is outside [0, {ACTION_SIZE})")

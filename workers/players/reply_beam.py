@@ -1,0 +1,113 @@
+"""The value-guided beam search with one more ply: the opponent's reply.
+
+The beam search of the protocol (the same expansion, dedupe and beam as
+workers.players.play.BeamSearchPlayer) collects every line that ends the turn. The `replies`
+best of them by the value network (turn-end states, where the network was trained) are then
+looked at once more: on a copy of each end state in which the opponent's hand is dealt again
+from its hand and deck cards and both decks are reshuffled (so nothing hidden is used), the
+opponent plays its whole turn as the protocol's beam player would (the opponent model: the
+protocol's score), and the network values the state at the end of that turn from the
+opponent's view, again a state of the kind it was trained on; the line's value is 1 minus that
+(or the game's result). The line of the best such value is played; a won game needs no reply.
+
+With `prune`, states within the turn are ranked by that protocol score and only the
+turn-ending ones by the network (workers.players.value_beam.PrunedValueScore).
+"""
+from __future__ import annotations
+
+from ..engine.actions import END_TURN, Action
+from ..engine.rng import GOLDEN, MASK64, derive, mix
+from ..engine.state import GameState
+from .play import BeamSearchPlayer
+from .value_beam import PrunedValueScore, ValueScore
+
+
+class ReplyBeamPlayer(BeamSearchPlayer):
+    def __init__(self, model, seed: int, depth: int = 13, width: int = 4, hide_deck_order: bool = False,
+                 prune=None, replies: int = 4, samples: int = 1, opponent_score=None):
+        score = ValueScore(model) if prune is None else PrunedValueScore(model, prune)
+        super().__init__(score, seed, depth, width, hide_deck_order=hide_deck_order)
+        if replies < 1 or samples < 1:
+            raise ValueError(f"replies and samples must be at least 1, got {replies} and {samples}")
+        if opponent_score is None:
+            from .scores import cached_score
+            opponent_score = cached_score("nn")
+        self.model, self.replies, self.samples = model, replies, samples
+        self.opponent_score = opponent_score
+        self.reply_stream = derive(seed, 0x5245504C)
+        self.replies_played = 0
+
+    def candidates(self, g: GameState) -> list:
+        """(value, order, line, end state) of every turn-ending line the beam search meets."""
+        me = g.current
+        score = self.score
+        beam = [(self.planning_root(g), ())]
+        found = []
+        for _ in range(self.depth):
+            seen = set()
+            children = []
+            for state, line in beam:
+                moves = state.legal_moves()
+                last = moves[-1]
+                for move in moves:
+                    child = state if move is last else state.copy()
+                    child.apply(move, check=False)
+                    self.states_expanded += 1
+                    if move[0] == END_TURN or child.done or child.current != me:
+                        found.append((score(child, me), len(found), line + (move,), child))
+                        continue
+                    key = child.state_hash()
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    children.append((score(child, me), child, line + (move,)))
+            if not children:
+                break
+            children.sort(key=lambda c: -c[0])  # stable: ties keep option order
+            beam = [(child, line) for _, child, line in children[:self.width]]
+        return found
+
+    def plan(self, g: GameState) -> list:
+        me = g.current
+        found = self.candidates(g)
+        if not found:
+            return []
+        found.sort(key=lambda c: (-c[0], c[1]))
+        best = found[0]
+        if best[3].done or len(found) == 1:
+            return [Action(*m) for m in best[2]]
+        best_value = float("-inf")
+        for value, order, line, state in found[:self.replies]:
+            after = sum(self.reply_value(state, me) for _ in range(self.samples)) / self.samples
+            if after > best_value:
+                best, best_value = (value, order, line, state), after
+        return [Action(*m) for m in best[2]]
+
+    def reply_value(self, end: GameState, me: int) -> float:
+        """`me`'s value after the opponent's reply to the turn that ended in `end`."""
+        if end.done:
+            return 1.0 if end.winner == me else 0.0 if end.winner == 1 - me else 0.5
+        s = self.determinize(end, me)
+        opponent = BeamSearchPlayer(self.opponent_score, self._next(), self.depth, self.width)
+        opponent.take_turn(s)
+        self.replies_played += 1
+        if s.done:
+            return 1.0 if s.winner == me else 0.0 if s.winner == 1 - me else 0.5
+        return 1.0 - self.model(s, 1 - me)
+
+    def determinize(self, g: GameState, me: int) -> GameState:
+        """A copy of `g` with what `me` cannot know dealt again: the opponent's hand from its hand
+        and deck cards (same counts), both decks in a new order, a new random stream."""
+        s = g.copy()
+        s.rng = self._next()
+        opp = s.players[1 - me]
+        pool = opp.hand + opp.deck
+        s.shuffle(pool)
+        n = len(opp.hand)
+        opp.hand, opp.deck = pool[:n], pool[n:]
+        s.shuffle(s.players[me].deck)
+        return s
+
+    def _next(self) -> int:
+        self.reply_stream = (self.reply_stream + GOLDEN) & MASK64
+        return mix(self.reply_stream)
