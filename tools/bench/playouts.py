@@ -84,7 +84,9 @@ def env_steps() -> tuple[float, str]:
     _, info = env.reset(seed=0)
     start = time.perf_counter()
     while steps < 20000:
-        legal = np.flatnonzero(info["action_mask"])
+        # (the int8 mask read as bool: numpy finds the ones in a bool array several times faster,
+        # and the environment, not this loop, is what is measured)
+        legal = np.flatnonzero(info["action_mask"].view(np.bool_))
         _, reward, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
         steps += 1
         rewards += reward

@@ -34,7 +34,7 @@ from ..engine.actions import END_TURN
 from ..engine.rng import derive
 from ..engine.state import GameState
 from ..players.action_space import (ACTION_SIZE, action_index, action_mask, describe_action,  # noqa: F401
-                                    legal_action_map)
+                                    legal_action_map, mask_of)
 from ..players.encoders import get_encoder
 
 try:  # a real Gymnasium environment when gymnasium is installed (a dependency)
@@ -124,9 +124,7 @@ class HearthstoneEnv(_Base):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now (the name sb3-contrib's MaskablePPO asks for)."""
-        mask = np.zeros(ACTION_SIZE, dtype=np.int8)
-        mask[list(self._legal)] = 1
-        return mask
+        return mask_of(self._legal)
 
     def render(self):
         g = self.game

@@ -14,21 +14,27 @@ own minions (board order), 10-16 enemy minions; attacker 0 own hero, 1-7 own min
 """
 from __future__ import annotations
 
+from typing import Final
+
 import numpy as np
 
 from ..engine.actions import ATTACK, END_TURN, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
 from ..engine.state import GameState
 
-N_HAND, N_TARGETS, N_POSITIONS, N_CHARS = 10, 17, 8, 8
-PLAY_BASE = 1
-ATTACK_BASE = PLAY_BASE + N_HAND * N_TARGETS * N_POSITIONS  # 1361
-POWER_BASE = ATTACK_BASE + N_CHARS * N_CHARS  # 1425
-OPTION_BASE = POWER_BASE + N_TARGETS  # 1442
-N_PLAYS = N_HAND * N_TARGETS * N_POSITIONS  # 1360
-ACTION_SIZE = OPTION_BASE + 2 * N_PLAYS  # 4162
+# Final: compiled with the engine (workers/engine/native.py), the map inlines them.
+N_HAND: Final = 10
+N_TARGETS: Final = 17
+N_POSITIONS: Final = 8
+N_CHARS: Final = 8
+PLAY_BASE: Final = 1
+ATTACK_BASE: Final = PLAY_BASE + N_HAND * N_TARGETS * N_POSITIONS  # 1361
+POWER_BASE: Final = ATTACK_BASE + N_CHARS * N_CHARS  # 1425
+OPTION_BASE: Final = POWER_BASE + N_TARGETS  # 1442
+N_PLAYS: Final = N_HAND * N_TARGETS * N_POSITIONS  # 1360
+ACTION_SIZE: Final = OPTION_BASE + 2 * N_PLAYS  # 4162
 
 
-def _slots(g: GameState, me: int) -> dict:
+def _slots(g: GameState, me: int) -> dict[int, int]:
     """uid -> target slot, relative to `me`."""
     own, enemy = g.players[me], g.players[1 - me]
     slots = {own.hero.uid: 1, enemy.hero.uid: 2}
@@ -39,7 +45,7 @@ def _slots(g: GameState, me: int) -> dict:
     return slots
 
 
-def action_index(g: GameState, move, slots: dict | None = None) -> int:
+def action_index(g: GameState, move, slots: dict[int, int] | None = None) -> int:
     """The index of one legal move (kind, index, target, position) of the player to act."""
     kind, index, target, position = move
     if kind == END_TURN:
@@ -60,7 +66,7 @@ def action_index(g: GameState, move, slots: dict | None = None) -> int:
 def legal_action_map(g: GameState) -> dict[int, tuple]:
     """index -> move for every legal move of the player to act (one index per move)."""
     slots = _slots(g, g.current)
-    out = {}
+    out: dict[int, tuple] = {}
     for move in g.legal_moves():
         i = action_index(g, move, slots)
         if i in out:  # the map would not be one-to-one: a bug of this module
@@ -70,9 +76,16 @@ def legal_action_map(g: GameState) -> dict[int, tuple]:
 
 
 def action_mask(g: GameState) -> np.ndarray:
-    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
-    mask[list(legal_action_map(g))] = 1
-    return mask
+    return mask_of(legal_action_map(g))
+
+
+def mask_of(indices) -> np.ndarray:
+    """The int8 mask of ACTION_SIZE with ones at `indices` (set in a bytearray: several times
+    cheaper than numpy's fancy indexing for the dozen moves of a state)."""
+    buf = bytearray(ACTION_SIZE)
+    for i in indices:
+        buf[i] = 1
+    return np.frombuffer(buf, dtype=np.int8)
 
 
 def _play_slots(offset: int) -> tuple[int, int, int]:

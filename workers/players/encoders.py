@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from .. import DATA
+from ..engine.entities import Minion, Player
 from ..engine.state import GameState
 from .scores import state_features
 
@@ -77,7 +78,7 @@ def describe(name: str) -> str:
     return "\n".join(lines)
 
 
-def _ready(g: GameState, m) -> bool:
+def _ready(g: GameState, m: Minion) -> bool:
     """Whether the minion can attack now (its owner to act) or at the start of its owner's next
     turn (the other side: summoning sickness and spent attacks do not count, a freeze does,
     since a minion frozen now is still frozen then)."""
@@ -113,7 +114,7 @@ TEO60_NAMES = tuple(
     [f"{side} {fact}" for side in ("own", "enemy") for fact in TEO_PLAYER_FACTS])
 
 
-def _teo_board(g: GameState, board) -> list:
+def _teo_board(g: GameState, board: list[Minion]) -> list:
     triples = []
     for m in board:
         atk = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
@@ -125,7 +126,7 @@ def _teo_board(g: GameState, board) -> list:
     return flat + [0] * (3 * MAX_BOARD - len(flat))
 
 
-def _teo_player(p) -> list:
+def _teo_player(p: Player) -> list:
     w = p.weapon
     return [p.hero.health, p.hero.armor, len(p.hand), len(p.deck), p.max_mana, p.mana,
             (w.atk + w.aura_atk) if w is not None else 0, w.durability if w is not None else 0,
@@ -174,35 +175,49 @@ RICH_NAMES = tuple(
     [f"own hand: {card_id}" for card_id in RICH_CARDS] + ["own hand: other card"])
 
 
-def _rich_player(g: GameState, p, out: np.ndarray, at: int) -> None:
+def _rich_player(g: GameState, p: Player, head: list[int]) -> None:
+    """Append `p`'s RICH_PLAYER_FACTS to `head`."""
     w = p.weapon
-    out[at:at + 12] = (
+    head.extend((
         len(p.deck), len(p.hand), p.max_mana, p.mana, p.fatigue,
         sum(m.spell_damage for m in p.board if not m.silenced),
         (w.atk + w.aura_atk) if w is not None else 0, w.durability if w is not None else 0,
-        p.hero.armor, p.hero.health, 1 if p.hero.power_uses else 0, len(p.secrets))
+        p.hero.armor, p.hero.health, 1 if p.hero.power_uses else 0, len(p.secrets)))
     cls = _CLASS_INDEX.get(p.hero.cdef.card_class)
-    if cls is not None:
-        out[at + 12 + cls] = 1
+    head.extend([1 if i == cls else 0 for i in range(len(HERO_CLASSES))])
 
 
-def _rich_board(g: GameState, board, out: np.ndarray, at: int) -> None:
-    if not board:
-        return
-    sums = [0] * _M
+def _rich_board(g: GameState, board: list[Minion], head: list[int]) -> None:
+    """Append the sums of `board`'s per-minion RICH_MINION_FACTS to `head`."""
+    # One running sum per slot of RICH_MINION_FACTS, in its order (typed ints: the compiled
+    # encoder adds them natively).
+    sums: list[int] = [0] * _M
     for m in board:
         atk = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
         max_health = m.base_health + m.health_bonus + m.aura_health
         live = not m.silenced
         cdef = m.cdef
-        for i, v in enumerate((
-                1, atk if atk > 0 else 0, max_health - m.damage, max_health, m.damage > 0,
-                _ready(g, m), m.taunt, m.divine_shield, m.stealth, m.windfury or m.aura_windfury,
-                m.charge or m.aura_charge, m.frozen, m.silenced, m.poisonous,
-                m.spell_damage if live else 0, bool(m.deathrattles),
-                live and bool(cdef.triggers), live and cdef.has_aura, m.cant_attack, cdef.cost)):
-            sums[i] += v
-    out[at:at + _M] = sums
+        sums[0] += 1
+        sums[1] += atk if atk > 0 else 0
+        sums[2] += max_health - m.damage
+        sums[3] += max_health
+        sums[4] += 1 if m.damage > 0 else 0
+        sums[5] += 1 if _ready(g, m) else 0
+        sums[6] += 1 if m.taunt else 0
+        sums[7] += 1 if m.divine_shield else 0
+        sums[8] += 1 if m.stealth else 0
+        sums[9] += 1 if m.windfury or m.aura_windfury else 0
+        sums[10] += 1 if m.charge or m.aura_charge else 0
+        sums[11] += 1 if m.frozen else 0
+        sums[12] += 1 if m.silenced else 0
+        sums[13] += 1 if m.poisonous else 0
+        sums[14] += m.spell_damage if live else 0
+        sums[15] += 1 if m.deathrattles else 0
+        sums[16] += 1 if live and cdef.triggers else 0
+        sums[17] += 1 if live and cdef.has_aura else 0
+        sums[18] += 1 if m.cant_attack else 0
+        sums[19] += cdef.cost
+    head.extend(sums)
 
 
 @register("rich", 1, RICH_NAMES,
@@ -215,16 +230,24 @@ def _rich_board(g: GameState, board, out: np.ndarray, at: int) -> None:
           "then the own hand as counts over the frozen card vocabulary "
           "(encoder_cards_v1.json) plus an 'other card' slot.")
 def rich(g: GameState, player: int) -> np.ndarray:
-    out = np.zeros(len(RICH_NAMES), dtype=np.float32)
+    # The values go into numpy in two steps, the players and boards as one slice and the
+    # hand's cards one by one: every numpy call costs far more than the Python arithmetic.
     own, enemy = g.players[player], g.players[1 - player]
-    _rich_player(g, own, out, 0)
-    _rich_player(g, enemy, out, _P)
-    _rich_board(g, own.board, out, 2 * _P)
-    _rich_board(g, enemy.board, out, 2 * _P + _M)
+    head: list[int] = []
+    _rich_player(g, own, head)
+    _rich_player(g, enemy, head)
+    _rich_board(g, own.board, head)
+    _rich_board(g, enemy.board, head)
+    out = np.zeros(len(RICH_NAMES), dtype=np.float32)
+    out[:_BAG] = head
     other = _BAG + len(RICH_CARDS)
     index = _CARD_INDEX
+    bag: dict[int, int] = {}
     for card in own.hand:
-        out[_BAG + index[card.cdef.id] if card.cdef.id in index else other] += 1
+        slot = _BAG + index[card.cdef.id] if card.cdef.id in index else other
+        bag[slot] = bag.get(slot, 0) + 1
+    for slot, count in bag.items():
+        out[slot] = count
     return out
 
 
