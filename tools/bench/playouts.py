@@ -4,7 +4,8 @@ optionally A/B against another checkout of this repository.
 
     python -m tools.bench.playouts [--baseline DIR] [--repeats 3] [--core 1]
 
-Each figure is measured in a fresh process pinned to one core. With `--baseline DIR` (a
+Each figure is measured in a fresh process pinned to one core, on the CPU time of that process
+(time.process_time), so that other work on the machine slows neither side's figure. With `--baseline DIR` (a
 checkout, e.g. `git worktree add /tmp/base c30c748`) the same measurement runs there too,
 alternating baseline and this tree `--repeats` times; the lines give both medians and their
 ratio. Only the in-run ratio compares: absolute figures differ about 3x between machines of
@@ -45,9 +46,9 @@ def random_games() -> tuple[float, str]:
     evaluate = _module("workers.protocol.evaluate", "workers.evaluate")
     evaluate.warm_up()
     games = 2000
-    start = time.perf_counter()
+    start = time.process_time()
     records = evaluate.play_games(evaluate.miracle_rogue(), range(games), 7, player="random")
-    rate = games / (time.perf_counter() - start)
+    rate = games / (time.process_time() - start)
     return rate, repr([(r.won, r.turns, r.own_health, r.enemy_health, r.hand_size_sum, r.minion_damage,
                          r.mana_spent) for r in records])
 
@@ -65,10 +66,10 @@ def mcts_iterations() -> tuple[float, str]:
     for i, opponent in enumerate(evaluate.default_opponents()):
         g = game.new_game(library, [deck, list(opponent.cards)], ["ROGUE", opponent.hero_class], 100 + i)
         players = [mcts.MCTSPlayer(i, iterations=100), play.RandomPlayer(i)]
-        start = time.perf_counter()
+        start = time.process_time()
         while not g.done and g.turn < 30:
             players[g.current].take_turn(g)
-        elapsed += time.perf_counter() - start
+        elapsed += time.process_time() - start
         iterations += players[0].iterations_run
         digest.append((g.winner, g.turn, players[0].iterations_run))
     return iterations / elapsed, repr(digest)
@@ -82,7 +83,7 @@ def env_steps() -> tuple[float, str]:
     rng = np.random.default_rng(0)
     steps, episodes, rewards = 0, 0, 0.0
     _, info = env.reset(seed=0)
-    start = time.perf_counter()
+    start = time.process_time()
     while steps < 20000:
         # (the int8 mask read as bool: numpy finds the ones in a bool array several times faster,
         # and the environment, not this loop, is what is measured)
@@ -93,7 +94,7 @@ def env_steps() -> tuple[float, str]:
         if terminated or truncated:
             episodes += 1
             _, info = env.reset(seed=episodes)
-    return steps / (time.perf_counter() - start), repr((episodes, rewards))
+    return steps / (time.process_time() - start), repr((episodes, rewards))
 
 
 MEASURES = {"random_games_per_s": random_games, "mcts_iterations_per_s": mcts_iterations,
@@ -120,8 +121,10 @@ def measure_in(tree: Path, figure: str, core: int) -> tuple[float, str]:
 def prepare(tree: Path) -> None:
     """Build `tree`'s compiled engine if it is not built from its current sources."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    subprocess.run([sys.executable, "-m", "workers.engine.native_build"], cwd=tree, env=env,
-                   check=True, capture_output=True)
+    out = subprocess.run([sys.executable, "-m", "workers.engine.native_build"], cwd=tree, env=env,
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"the compiled engine of {tree} could not be built:\n{out.stderr.strip()[-2000:]}")
 
 
 def main(argv=None) -> int:
@@ -136,25 +139,36 @@ def main(argv=None) -> int:
     if args.baseline is not None and not (args.baseline / "workers" / "engine" / "state.py").is_file():
         parser.error(f"--baseline {args.baseline}: not a checkout of this repository (no workers/engine/state.py)")
     trees = [ROOT] if args.baseline is None else [args.baseline.resolve(), ROOT]
+    try:
+        for line in compare(trees, args.figures, args.repeats, args.core, args.baseline is not None):
+            print(line, flush=True)
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def compare(trees: list[Path], figures: list[str], repeats: int, core: int, with_baseline: bool):
+    """One line per figure: this tree's median, and with a baseline (trees[0]) its median and
+    the ratio."""
     for tree in trees:
         prepare(tree)
-    for figure in args.figures:
+    for figure in figures:
         rates: dict[Path, list[float]] = {tree: [] for tree in trees}
         played: dict[Path, set[str]] = {tree: set() for tree in trees}
-        for _ in range(args.repeats):
+        for _ in range(repeats):
             for tree in trees:  # alternating, so a slower spell of the machine hits both
-                rate, digest = measure_in(tree, figure, args.core)
+                rate, digest = measure_in(tree, figure, core)
                 rates[tree].append(rate)
                 played[tree].add(digest)
         here = statistics.median(rates[ROOT])
         line = f"{figure}: {here:.4g}"
-        if args.baseline is not None:
+        if with_baseline:
             base = statistics.median(rates[trees[0]])
             same = played[trees[0]] == played[ROOT] and len(played[ROOT]) == 1
-            line += (f"  (baseline {base:.4g}, ratio {here / base:.2f}x; medians of {args.repeats}, "
-                     f"core {args.core}; {'same games' if same else 'DIFFERENT games'})")
-        print(line, flush=True)
-    return 0
+            line += (f"  (baseline {base:.4g}, ratio {here / base:.2f}x; medians of {repeats}, "
+                     f"core {core}; {'same games' if same else 'DIFFERENT games'})")
+        yield line
 
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ DIGEST_FILE = "sources.sha256"
 # stay plain Python. Paths from the repository root.
 COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/cardspec.py", "workers/engine/entities.py", "workers/engine/state.py",
                     "workers/engine/game.py", "workers/players/play.py", "workers/players/tally.py",
-                    "workers/players/encoders.py", "workers/players/action_space.py")
+                    "workers/players/encoders.py", "workers/players/action_space.py",
+                    "workers/players/mcts.py")
 GROUP = "workers.engine.compiled"  # mypyc's shared library: workers/engine/compiled__mypyc.*.so
 SWITCH_ENV = "DSAME_NATIVE"
 

@@ -39,15 +39,27 @@ def _xor_shift(h: i64, l: i64, n: i64) -> tuple[i64, i64]:
     return h ^ (h >> n), l ^ (((h << (32 - n)) | (l >> n)) & _LOW32)
 
 
-def mix(z: int) -> int:
+def _mix_halves(z: int) -> tuple[i64, i64]:
     h: i64 = z >> 32
     l: i64 = z & _LOW32
     h, l = _xor_shift(h, l, 30)
     h, l = _mul_halves(h, l, 0xBF58476D, 0x1CE4E5B9)
     h, l = _xor_shift(h, l, 27)
     h, l = _mul_halves(h, l, 0x94D049BB, 0x133111EB)
-    h, l = _xor_shift(h, l, 31)
+    return _xor_shift(h, l, 31)
+
+
+def mix(z: int) -> int:
+    h, l = _mix_halves(z)
     return (int(h) << 32) | int(l)
+
+
+def mix_below(z: int, n: int) -> int:
+    """mix(z) % n for 0 < n < 2**31, from the halves: no 64-bit int is built (the draws of
+    random play and playouts, each of which used to cost several big-int operations)."""
+    h, l = _mix_halves(z)
+    m: i64 = n
+    return int(((h % m) * ((1 << 32) % m) + l) % m)
 
 
 def derive(*parts: int) -> int:

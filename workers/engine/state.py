@@ -19,7 +19,7 @@ from .actions import (ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, P
                       PLAY_OPTION_2, Action)
 from .cardspec import HEARD_EVENTS, CardDef, TargetSpec
 from .entities import Card, Hero, Minion, Player, Weapon
-from .rng import GOLDEN, MASK64, mix
+from .rng import GOLDEN, MASK64, mix_below
 from ..errors import IllegalActionError
 
 # Final: the compiled engine inlines them instead of looking each use up by name.
@@ -32,6 +32,13 @@ GOREHOWL = "EX1_411"  # the one weapon whose attacks on minions cost Attack, not
 AURA_MARKS = ("spell_double", "heal_to_damage")  # Prophet Velen, Auchenai Soulpriest
 TURN_LIMIT: Final = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
 NO_TARGET: Final = -1
+# The untargeted moves, built once and shared (tuples never change): most legal moves are
+# minions played at a position, and a new tuple per move was much of legal_moves' time. (Typed
+# as plain tuples, so the compiled code passes the objects on instead of rebuilding them.)
+_PLAY_AT: Final[tuple[tuple[tuple, ...], ...]] = tuple(tuple((PLAY, i, NO_TARGET, pos) for pos in range(MAX_BOARD + 1))
+                        for i in range(MAX_HAND))
+_PLAY_UNTARGETED: Final[tuple[tuple, ...]] = tuple((PLAY, i, -1, -1) for i in range(MAX_HAND))
+_POWER_UNTARGETED: Final[tuple] = (HERO_POWER, -1, -1, -1)
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
 _first = itemgetter(0)
 _order = attrgetter("order")
@@ -120,7 +127,7 @@ class GameState:
             return 0
         self.rng = (self.rng + GOLDEN) & MASK64
         self.random_events += 1
-        return mix(self.rng) % n
+        return mix_below(self.rng, n)
 
     def choice(self, items):
         return items[self.rand(len(items))] if items else None
@@ -242,10 +249,11 @@ class GameState:
         return value if value > 0 else 0
 
     # ------------------------------------------------------------------ targeting
-    def targets_for(self, owner: int, spec: TargetSpec, by_spell: bool, by_power: bool = False) -> list:
+    def targets_for(self, owner: int, spec: TargetSpec, by_spell: bool,
+                    by_power: bool = False) -> list[Hero | Minion]:
         """Valid targets in SabberStone's order: heroes (own, then enemy), then minions (enemy
         ones before own ones), each board left to right."""
-        out: list = []
+        out: list[Hero | Minion] = []
         hero_sides: tuple[int, ...]
         minion_sides: tuple[int, ...]
         if spec.side == "any":
@@ -298,7 +306,7 @@ class GameState:
                     for t in self.targets_for(pi, script.target, False, by_power=True):
                         moves.append((HERO_POWER, -1, t.uid, -1))
                 else:
-                    moves.append((HERO_POWER, -1, -1, -1))
+                    moves.append(_POWER_UNTARGETED)
         attackers = [m.uid for m in p.board if m.can_attack()]
         if self.hero_can_attack(p):
             attackers.append(hero.uid)
@@ -355,8 +363,9 @@ class GameState:
                         for pos in positions:
                             moves.append((PLAY, i, t.uid, pos))
                 else:
+                    at = _PLAY_AT[i]
                     for pos in positions:
-                        moves.append((PLAY, i, NO_TARGET, pos))
+                        moves.append(at[pos])
             elif ctype == "SPELL":
                 if "SECRET" in cdef.keywords and (len(p.secrets) >= MAX_SECRETS or
                                                   any(s.cdef.id == cdef.id for s in p.secrets)):
@@ -365,7 +374,7 @@ class GameState:
                     for t in self.targets_for(pi, spec, True):
                         moves.append((PLAY, i, t.uid, -1))
                 else:
-                    moves.append((PLAY, i, -1, -1))
+                    moves.append(_PLAY_UNTARGETED[i])
             else:  # weapon
                 if spec is not None:
                     targets = self.targets_for(pi, spec, False)
@@ -373,7 +382,7 @@ class GameState:
                         for t in targets:
                             moves.append((PLAY, i, t.uid, -1))
                         continue
-                moves.append((PLAY, i, -1, -1))
+                moves.append(_PLAY_UNTARGETED[i])
 
     def _option_moves(self, pi: int, i: int, options: tuple, is_minion: bool, board_size: int,
                       moves: list) -> None:
@@ -407,10 +416,10 @@ class GameState:
         windfury = p.weapon is not None and "WINDFURY" in p.weapon.cdef.keywords
         return h.attacks < (2 if windfury else 1)
 
-    def defenders(self, side: int) -> list:
+    def defenders(self, side: int) -> list[Hero | Minion]:
         p = self.players[side]
-        visible = []
-        taunts = None
+        visible: list[Hero | Minion] = []
+        taunts: list[Hero | Minion] | None = None
         for m in p.board:
             # m.health > 0, without the property call
             if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
@@ -887,13 +896,11 @@ class GameState:
     def _listeners(self, event: str) -> list | tuple:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
         A minion about to die still reacts, except to deaths (SabberStone)."""
-        if event not in HEARD_EVENTS:
-            return ()
         listeners: list | None = None  # most events have no listener here: no list, no sort
         for p in self.players:
             for m in p.board:
-                triggers = m.cdef.triggers
-                if event in triggers and not m.silenced and (event != "death" or (
+                triggers = m.cdef.triggers  # empty for most minions: tested first, no lookup
+                if triggers and event in triggers and not m.silenced and (event != "death" or (
                         not m.destroyed and m.health > 0)):
                     if listeners is None:
                         listeners = []
@@ -901,7 +908,7 @@ class GameState:
             w = p.weapon
             if w is not None:
                 triggers = w.cdef.triggers
-                if event in triggers:
+                if triggers and event in triggers:
                     if listeners is None:
                         listeners = []
                     listeners.append((0, p.index, w, triggers[event]))
@@ -930,7 +937,7 @@ class GameState:
         script = m.cdef.script
         return script.aura is not None or m.damage > 0
 
-    def _apply_auras(self, sources: list) -> None:
+    def _apply_auras(self, sources: list[Minion]) -> None:
         old_health = []
         if self.marks:  # the auras below mark their players again (Velen, Auchenai)
             self.marks = tuple(m for m in self.marks if m[1] not in AURA_MARKS)
@@ -946,10 +953,11 @@ class GameState:
             sources.sort(key=_order)
         for m in sources:
             script = m.cdef.script
-            if script.aura is not None:
-                script.aura(self, m.owner, m)
-            if script.enrage is not None and m.damage > 0:
-                script.enrage(self, m.owner, m)
+            aura, enrage = script.aura, script.enrage  # read as fields, then called
+            if aura is not None:
+                aura(self, m.owner, m)
+            if enrage is not None and m.damage > 0:
+                enrage(self, m.owner, m)
         for m, old in old_health:
             if m.aura_health < old:  # a lost health aura takes its health, not damage, away
                 m.damage = max(0, m.damage - (old - m.aura_health))

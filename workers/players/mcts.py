@@ -49,7 +49,8 @@ import time
 from ..engine.actions import END, Action
 from ..engine.rng import GOLDEN, MASK64, derive, mix
 from ..engine.state import GameState
-from .play import _act, random_playout
+from .play import Observer, _act, random_playout
+from .tally import Tally
 
 LEAVES = ("playout", "value", "cutoff")
 POSITIONS = ("right", "all")
@@ -119,8 +120,8 @@ class MCTSPlayer:
         self.horizon = horizon
         self.value = LeafValue(value) if value is not None and leaf != "playout" else None
         self.stream = derive(seed, 0x4D435453)
-        self.observer = None  # called with the game after every real action (soak checks)
-        self.tally = None  # the evaluated player's statistics (workers.players.tally), when counted
+        self.observer: Observer | None = None  # called with the game after every real action (soak checks)
+        self.tally: Tally | None = None  # the evaluated player's statistics, when counted
         self.searches = 0  # decisions that needed a search (more than one legal action)
         self.iterations_run = 0
         self._root: Node | None = None
@@ -138,7 +139,8 @@ class MCTSPlayer:
             _act(g, action, tally)
             if self.observer is not None:
                 self.observer(g)
-            root, self._root = self._root, None
+            root: Node | None = self._root
+            self._root = None
             if (self.reuse and root is not None and not g.done and g.current == me
                     and before == (g.random_events, len(g.players[0].deck), len(g.players[1].deck))):
                 self._root = root.children.get(tuple(action))
@@ -205,7 +207,7 @@ class MCTSPlayer:
                 s.apply(move, check=False)
                 path.append(child)
                 break
-            best, best_value = None, -1.0
+            best, best_value = moves[0], -1.0
             for m in moves:
                 ch = children[m]
                 ch.avail += 1
@@ -245,6 +247,7 @@ class MCTSPlayer:
             s.apply(END, check=False)  # mid-turn: valued as if the turn ended here
         if s.done:
             return 1.0 if s.winner == me else 0.0 if s.winner == 1 - me else 0.5
+        assert self.value is not None  # a leaf other than playout has a model (__init__)
         return self.value(s, me)
 
     def _moves(self, s: GameState) -> list:

@@ -6,7 +6,7 @@ from typing import Callable
 from mypy_extensions import mypyc_attr
 
 from ..engine.actions import END_TURN, Action
-from ..engine.rng import GOLDEN, MASK64, derive, mix
+from ..engine.rng import GOLDEN, MASK64, derive, mix, mix_below
 from ..engine.state import GameState
 from .tally import Tally
 
@@ -23,7 +23,7 @@ class RandomPlayer:
 
     def _rand(self, n: int) -> int:
         self.rng = (self.rng + GOLDEN) & MASK64
-        return mix(self.rng) % n
+        return mix_below(self.rng, n)
 
     def take_turn(self, g: GameState) -> None:
         me = g.current
@@ -177,6 +177,6 @@ def random_playout(g: GameState, stream: int, mover: int, limit: int = -1) -> tu
         moves = g.legal_moves()
         mover = g.current
         stream = (stream + GOLDEN) & MASK64
-        g.apply(moves[mix(stream) % len(moves)], False)
+        g.apply(moves[mix_below(stream, len(moves))], False)
         steps += 1
     return stream, mover
