@@ -1,7 +1,7 @@
 """Setting up a game: heroes, decks, the protocol's mulligan and The Coin."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Final, Sequence
 
 from .cardspec import CardDef
 from .entities import Card, Hero, Player
@@ -9,15 +9,15 @@ from .rng import derive
 from .state import GameState
 
 # Hero card and its Basic hero power, per class.
-HEROES = {
+HEROES: Final = {
     "WARRIOR": ("HERO_01", "CS2_102"), "SHAMAN": ("HERO_02", "CS2_049"),
     "ROGUE": ("HERO_03", "CS2_083b"), "PALADIN": ("HERO_04", "CS2_101"),
     "HUNTER": ("HERO_05", "DS1h_292"), "DRUID": ("HERO_06", "CS2_017"),
     "WARLOCK": ("HERO_07", "CS2_056"), "MAGE": ("HERO_08", "CS2_034"),
     "PRIEST": ("HERO_09", "CS1h_001"),
 }
-THE_COIN = "GAME_005"
-MULLIGAN_MAX_COST = 3  # the protocol's mulligan, as it really ran: keep what costs more, replace the rest
+THE_COIN: Final = "GAME_005"
+MULLIGAN_MAX_COST: Final = 3  # the protocol's mulligan, as it really ran: keep what costs more, replace the rest
 
 
 def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],

@@ -27,9 +27,9 @@ MAX_HAND: Final = 10
 MAX_BOARD: Final = 7
 MAX_MANA: Final = 10
 MAX_SECRETS: Final = 5
-GOREHOWL = "EX1_411"  # the one weapon whose attacks on minions cost Attack, not Durability
+GOREHOWL: Final = "EX1_411"  # the one weapon whose attacks on minions cost Attack, not Durability
 # Marks rebuilt from the board by minions' auras (the others last until the end of the turn).
-AURA_MARKS = ("spell_double", "heal_to_damage")  # Prophet Velen, Auchenai Soulpriest
+AURA_MARKS: Final = ("spell_double", "heal_to_damage")  # Prophet Velen, Auchenai Soulpriest
 TURN_LIMIT: Final = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
 NO_TARGET: Final = -1
 # The untargeted moves, built once and shared (tuples never change): most legal moves are
@@ -40,9 +40,11 @@ _PLAY_AT: Final[tuple[tuple[tuple, ...], ...]] = tuple(tuple((PLAY, i, NO_TARGET
 _PLAY_UNTARGETED: Final[tuple[tuple, ...]] = tuple((PLAY, i, -1, -1) for i in range(MAX_HAND))
 _POWER_UNTARGETED: Final[tuple] = (HERO_POWER, -1, -1, -1)
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
-_first = itemgetter(0)
-_order = attrgetter("order")
-_uid = attrgetter("uid")
+# Final, as the constants above: the compiled code keeps them in C statics, not looked up by name.
+_first: Final = itemgetter(0)
+_order: Final = attrgetter("order")
+_uid: Final = attrgetter("uid")
+_END: Final = END
 # Told (g, method name, its arguments) as play_card, summon, equip, transform, use_hero_power or
 # start_turn begins: how the card tests check that a card entered play (tests/engine/scenario.py),
 # since the compiled engine's methods cannot be wrapped. None in play.
@@ -233,14 +235,15 @@ class GameState:
                     out.append(m)
         return out
 
-    def cost_of(self, owner: int, card: Card, modifiers: list | None = None) -> int:
+    def cost_of(self, owner: int, card: Card, modifiers: list[Minion] | None = None) -> int:
         """What `card` costs `owner` now; `modifiers` (from cost_modifiers) saves a board scan."""
         cdef = card.cdef
-        script = cdef.script
-        value = script.cost(self, owner, card) if script.cost else cdef.cost
+        own_cost = cdef.script.cost  # hooks are read as fields, then called
+        value = own_cost(self, owner, card) if own_cost else cdef.cost
         value += card.cost_mod
         for m in (self.cost_modifiers() if modifiers is None else modifiers):
-            value += m.cdef.cost_aura(self, m.owner, m, owner, card)  # type: ignore[misc]
+            aura = m.cdef.cost_aura
+            value += aura(self, m.owner, m, owner, card)  # type: ignore[misc]
         if cdef.type == "SPELL":
             p = self.players[owner]
             if p.free_spells_turns:
@@ -254,32 +257,36 @@ class GameState:
         """Valid targets in SabberStone's order: heroes (own, then enemy), then minions (enemy
         ones before own ones), each board left to right."""
         out: list[Hero | Minion] = []
-        hero_sides: tuple[int, ...]
-        minion_sides: tuple[int, ...]
-        if spec.side == "any":
-            hero_sides, minion_sides = (owner, 1 - owner), (1 - owner, owner)
-        else:
-            hero_sides = minion_sides = (1 - owner,) if spec.side == "enemy" else (owner,)
+        side = spec.side  # "any": both sides; "enemy" or "friendly": one
         if spec.kind != "minion":
-            for side in hero_sides:
-                out.append(self.players[side].hero)
+            if side != "enemy":
+                out.append(self.players[owner].hero)
+            if side != "friendly":
+                out.append(self.players[1 - owner].hero)
         if spec.kind != "hero":
-            for side in minion_sides:
-                enemy = side != owner
-                for m in self.players[side].board:
-                    # m.health <= 0, without the property call
-                    if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
-                        continue
-                    if enemy and m.stealth:
-                        continue
-                    if (by_spell or by_power) and not m.silenced and (
-                            (by_spell and "CANT_BE_TARGETED_BY_SPELLS" in m.cdef.keywords) or
-                            (by_power and "CANT_BE_TARGETED_BY_HERO_POWERS" in m.cdef.keywords)):
-                        continue
-                    out.append(m)
-        if spec.where is not None:
-            out = [e for e in out if spec.where(self, e)]
+            if side != "friendly":
+                self._minion_targets(self.players[1 - owner].board, True, by_spell, by_power, out)
+            if side != "enemy":
+                self._minion_targets(self.players[owner].board, False, by_spell, by_power, out)
+        where = spec.where
+        if where is not None:
+            out = [e for e in out if where(self, e)]
         return out
+
+    @staticmethod
+    def _minion_targets(board: list[Minion], enemy: bool, by_spell: bool, by_power: bool,
+                        out: list[Hero | Minion]) -> None:
+        for m in board:
+            # m.health <= 0, without the property call
+            if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                continue
+            if enemy and m.stealth:
+                continue
+            if (by_spell or by_power) and not m.silenced and (
+                    (by_spell and "CANT_BE_TARGETED_BY_SPELLS" in m.cdef.keywords) or
+                    (by_power and "CANT_BE_TARGETED_BY_HERO_POWERS" in m.cdef.keywords)):
+                continue
+            out.append(m)
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
@@ -294,7 +301,7 @@ class GameState:
             return []
         pi = self.current
         p = self.players[pi]
-        moves: list[tuple] = [END]
+        moves: list[tuple] = [_END]
         if p.hand:
             self._card_moves(pi, p, moves)
         hero = p.hero
@@ -356,16 +363,17 @@ class GameState:
             if ctype == "MINION":
                 if board_full:
                     continue
-                targets = self.targets_for(pi, spec, False) if spec else ()
-                positions = range(len(board) + 1)  # every position, as SabberStone offers them
-                if targets:
-                    for t in targets:
-                        for pos in positions:
-                            moves.append((PLAY, i, t.uid, pos))
-                else:
-                    at = _PLAY_AT[i]
-                    for pos in positions:
-                        moves.append(at[pos])
+                n_positions = len(board) + 1  # every position, as SabberStone offers them
+                if spec is not None:
+                    targets = self.targets_for(pi, spec, False)
+                    if targets:
+                        for t in targets:
+                            for pos in range(n_positions):
+                                moves.append((PLAY, i, t.uid, pos))
+                        continue
+                at = _PLAY_AT[i]
+                for pos in range(n_positions):
+                    moves.append(at[pos])
             elif ctype == "SPELL":
                 if "SECRET" in cdef.keywords and (len(p.secrets) >= MAX_SECRETS or
                                                   any(s.cdef.id == cdef.id for s in p.secrets)):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine.actions import ATTACK, END_TURN, OPTION_OF_KIND, PLAY
+from ..engine.actions import ATTACK, END_TURN, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
 from ..engine.entities import Minion
 from ..engine.state import GameState
 
@@ -32,7 +32,7 @@ class Tally:
     def before_action(self, g: GameState, action) -> Minion | None:
         """Note a card play; return the attacking minion of an attack (read after it)."""
         kind = action[0]
-        if kind == PLAY or kind in OPTION_OF_KIND:  # a Choose One card's play is a card play too
+        if kind == PLAY or kind == PLAY_OPTION_1 or kind == PLAY_OPTION_2:  # a Choose One card's play too
             self.card_plays[g.players[self.me].hand[action[1]].cdef.id] += 1
         elif kind == ATTACK:
             attacker = g.entity(action[1])
