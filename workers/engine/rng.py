@@ -18,6 +18,8 @@ MASK64: Final = (1 << 64) - 1
 GOLDEN: Final = 0x9E3779B97F4A7C15
 _LOW32: Final = 0xFFFFFFFF
 _LOW16: Final = 0xFFFF
+_GOLDEN_HIGH: Final = GOLDEN >> 32
+_GOLDEN_LOW: Final = GOLDEN & _LOW32
 
 
 def _mul_halves(h: i64, l: i64, c_hi: i64, c_lo: i64) -> tuple[i64, i64]:
@@ -39,9 +41,38 @@ def _xor_shift(h: i64, l: i64, n: i64) -> tuple[i64, i64]:
     return h ^ (h >> n), l ^ (((h << (32 - n)) | (l >> n)) & _LOW32)
 
 
-def _mix_halves(z: int) -> tuple[i64, i64]:
+def split(z: int) -> tuple[i64, i64]:
+    """The (high, low) 32-bit halves of a 64-bit stream value."""
     h: i64 = z >> 32
     l: i64 = z & _LOW32
+    return h, l
+
+
+def join(h: i64, l: i64) -> int:
+    return (int(h) << 32) | int(l)
+
+
+def advance(h: i64, l: i64) -> tuple[i64, i64]:
+    """The halves of (z + GOLDEN) mod 2**64: one step of the stream, on the halves."""
+    l += _GOLDEN_LOW
+    h = (h + _GOLDEN_HIGH + (l >> 32)) & _LOW32
+    return h, l & _LOW32
+
+
+def below_halves(h: i64, l: i64, n: int) -> int:
+    """mix(join(h, l)) % n for 0 < n < 2**31. A loop that draws many numbers keeps its stream
+    as halves (split, advance, join once at the end): no 64-bit int per draw."""
+    h, l = _mix_of(h, l)
+    m: i64 = n
+    return int(((h % m) * ((1 << 32) % m) + l) % m)
+
+
+def _mix_halves(z: int) -> tuple[i64, i64]:
+    h, l = split(z)
+    return _mix_of(h, l)
+
+
+def _mix_of(h: i64, l: i64) -> tuple[i64, i64]:
     h, l = _xor_shift(h, l, 30)
     h, l = _mul_halves(h, l, 0xBF58476D, 0x1CE4E5B9)
     h, l = _xor_shift(h, l, 27)
@@ -55,11 +86,9 @@ def mix(z: int) -> int:
 
 
 def mix_below(z: int, n: int) -> int:
-    """mix(z) % n for 0 < n < 2**31, from the halves: no 64-bit int is built (the draws of
-    random play and playouts, each of which used to cost several big-int operations)."""
-    h, l = _mix_halves(z)
-    m: i64 = n
-    return int(((h % m) * ((1 << 32) % m) + l) % m)
+    """mix(z) % n for 0 < n < 2**31, from the halves: no 64-bit int is built."""
+    h, l = split(z)
+    return below_halves(h, l, n)
 
 
 def derive(*parts: int) -> int:

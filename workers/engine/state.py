@@ -19,7 +19,7 @@ from .actions import (ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, P
                       PLAY_OPTION_2, Action)
 from .cardspec import HEARD_EVENTS, CardDef, TargetSpec
 from .entities import Card, Hero, Minion, Player, Weapon
-from .rng import GOLDEN, MASK64, mix_below
+from .rng import GOLDEN, MASK64, advance, below_halves, join, mix_below, split
 from ..errors import IllegalActionError
 
 # Final: the compiled engine inlines them instead of looking each use up by name.
@@ -45,6 +45,7 @@ _first: Final = itemgetter(0)
 _order: Final = attrgetter("order")
 _uid: Final = attrgetter("uid")
 _END: Final = END
+_NO_LISTENERS: Final[list[tuple[int, Any, tuple]]] = []  # shared: callers only read it
 # Told (g, method name, its arguments) as play_card, summon, equip, transform, use_hero_power or
 # start_turn begins: how the card tests check that a card entered play (tests/engine/scenario.py),
 # since the compiled engine's methods cannot be wrapped. None in play.
@@ -135,10 +136,18 @@ class GameState:
         return items[self.rand(len(items))] if items else None
 
     def shuffle(self, items: list) -> None:
-        """Shuffle `items` in place (Fisher-Yates on the state's stream)."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.rand(i + 1)
+        """Shuffle `items` in place (Fisher-Yates on the state's stream: each swap is one rand(),
+        drawn here on the stream's halves)."""
+        n = len(items)
+        if n < 2:
+            return
+        high, low = split(self.rng)
+        for i in range(n - 1, 0, -1):
+            high, low = advance(high, low)
+            j = below_halves(high, low, i + 1)
             items[i], items[j] = items[j], items[i]
+        self.rng = join(high, low)
+        self.random_events += n - 1
 
     def sample(self, items, k: int) -> list:
         """`k` distinct items at random; all of them, in order and with no random event, when
@@ -873,7 +882,7 @@ class GameState:
         for owner, me, hooks in listeners:
             for hook in hooks:
                 hook(self, owner, me, *args)
-        ran = bool(listeners)
+        ran = len(listeners) > 0
         # Secrets only trigger on their owner's opponent's turn.
         waiting = self.players[1 - self.current].secrets
         if waiting:
@@ -901,10 +910,10 @@ class GameState:
                     self.fire("secret_revealed", owner, card)
         return revealed
 
-    def _listeners(self, event: str) -> list | tuple:
+    def _listeners(self, event: str) -> list[tuple[int, Any, tuple]]:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
         A minion about to die still reacts, except to deaths (SabberStone)."""
-        listeners: list | None = None  # most events have no listener here: no list, no sort
+        listeners: list[tuple[int, int, Any, tuple]] | None = None  # mostly none: no list, no sort
         for p in self.players:
             for m in p.board:
                 triggers = m.cdef.triggers  # empty for most minions: tested first, no lookup
@@ -921,10 +930,10 @@ class GameState:
                         listeners = []
                     listeners.append((0, p.index, w, triggers[event]))
         if listeners is None:
-            return ()
+            return _NO_LISTENERS
         if len(listeners) > 1:
             listeners.sort(key=_first)
-        return [entry[1:] for entry in listeners]
+        return [(owner, me, hooks) for _, owner, me, hooks in listeners]
 
     # ------------------------------------------------------------------ auras and deaths
     def refresh_auras(self) -> None:

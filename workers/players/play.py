@@ -6,7 +6,7 @@ from typing import Callable
 from mypy_extensions import mypyc_attr
 
 from ..engine.actions import END_TURN, Action
-from ..engine.rng import GOLDEN, MASK64, derive, mix, mix_below
+from ..engine.rng import GOLDEN, MASK64, advance, below_halves, derive, join, mix, split
 from ..engine.state import GameState
 from .tally import Tally
 
@@ -17,13 +17,14 @@ class RandomPlayer:
     """Plays a uniformly random legal action until it ends its turn."""
 
     def __init__(self, seed: int):
-        self.rng = derive(seed, 0x52414E44)
+        # Its stream as 32-bit halves (workers/engine/rng.py): a draw then builds no 64-bit int.
+        self.high, self.low = split(derive(seed, 0x52414E44))
         self.observer: Observer | None = None  # called with the game after every action (soak checks)
         self.tally: Tally | None = None  # the evaluated player's statistics, when counted
 
     def _rand(self, n: int) -> int:
-        self.rng = (self.rng + GOLDEN) & MASK64
-        return mix_below(self.rng, n)
+        self.high, self.low = advance(self.high, self.low)
+        return below_halves(self.high, self.low, n)
 
     def take_turn(self, g: GameState) -> None:
         me = g.current
@@ -173,10 +174,11 @@ def random_playout(g: GameState, stream: int, mover: int, limit: int = -1) -> tu
     moved last (`mover` when no move was played). Compiled with the engine: MCTS spends most of
     its time here."""
     steps = 0
+    high, low = split(stream)
     while not g.done and steps != limit:
         moves = g.legal_moves()
         mover = g.current
-        stream = (stream + GOLDEN) & MASK64
-        g.apply(moves[mix_below(stream, len(moves))], False)
+        high, low = advance(high, low)
+        g.apply(moves[below_halves(high, low, len(moves))], False)
         steps += 1
-    return stream, mover
+    return join(high, low), mover
