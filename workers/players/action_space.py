@@ -45,7 +45,7 @@ def _slots(g: GameState, me: int) -> dict[int, int]:
     return slots
 
 
-def action_index(g: GameState, move, slots: dict[int, int] | None = None) -> int:
+def action_index(g: GameState, move: tuple, slots: dict[int, int] | None = None) -> int:
     """The index of one legal move (kind, index, target, position) of the player to act."""
     kind, index, target, position = move
     if kind == END_TURN:
