@@ -46,8 +46,10 @@ test-slurm: native
 coverage: native
 	$(PY) -m workers.engine coverage
 
+# BENCH_BASELINE=DIR: also time the playout figures on the checkout DIR, alternating, with the ratio.
+BENCH_BASELINE ?=
 bench: native
-	$(PY) -m tools.bench
+	$(PY) -m tools.bench $(if $(BENCH_BASELINE),--baseline $(BENCH_BASELINE))
 
 # The pipeline at N = 50, 200 and 1,000 worker slots, overlap off and on: real driver, scheduler
 # and head node, STAND-IN game tasks timed from real games (tools/scale.py), e.g.

@@ -97,6 +97,11 @@ def env_steps() -> tuple[float, str]:
     return steps / (time.process_time() - start), repr((episodes, rewards))
 
 
+NOTES = {  # the anchors: issue 32, one core of one machine, back to back
+    "random_games_per_s": "goal 3x c30c748's; there c30c748 played 1,063 and SabberStone 1,528",
+    "mcts_iterations_per_s": "goal 2x c30c748's (random playouts, 100 iterations per action)",
+    "env_steps_per_s": "goal 2x c30c748's (random opponent, random valid actions)",
+}
 MEASURES = {"random_games_per_s": random_games, "mcts_iterations_per_s": mcts_iterations,
             "env_steps_per_s": env_steps}
 
@@ -127,6 +132,31 @@ def prepare(tree: Path) -> None:
         raise RuntimeError(f"the compiled engine of {tree} could not be built:\n{out.stderr.strip()[-2000:]}")
 
 
+def compare(trees: list[Path], figures: list[str], repeats: int, core: int, with_baseline: bool):
+    """One line per figure: this tree's median, and with a baseline (trees[0]) its median and
+    the ratio."""
+    for tree in trees:
+        prepare(tree)
+    for figure in figures:
+        rates: dict[Path, list[float]] = {tree: [] for tree in trees}
+        played: dict[Path, set[str]] = {tree: set() for tree in trees}
+        for _ in range(repeats):
+            for tree in trees:  # alternating, so a slower spell of the machine hits both
+                rate, digest = measure_in(tree, figure, core)
+                rates[tree].append(rate)
+                played[tree].add(digest)
+        here = statistics.median(rates[ROOT])
+        line = f"{figure}: {here:.4g}"
+        if not with_baseline:
+            line += f"  ({NOTES[figure]})"
+        else:
+            base = statistics.median(rates[trees[0]])
+            same = played[trees[0]] == played[ROOT] and len(played[ROOT]) == 1
+            line += (f"  (baseline {base:.4g}, ratio {here / base:.2f}x; medians of {repeats}, "
+                     f"core {core}; {'same games' if same else 'DIFFERENT games'})")
+        yield line
+
+
 def main(argv=None) -> int:
     from workers.inputs import ArgumentParser, int_in
     parser = ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -146,29 +176,6 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
-
-
-def compare(trees: list[Path], figures: list[str], repeats: int, core: int, with_baseline: bool):
-    """One line per figure: this tree's median, and with a baseline (trees[0]) its median and
-    the ratio."""
-    for tree in trees:
-        prepare(tree)
-    for figure in figures:
-        rates: dict[Path, list[float]] = {tree: [] for tree in trees}
-        played: dict[Path, set[str]] = {tree: set() for tree in trees}
-        for _ in range(repeats):
-            for tree in trees:  # alternating, so a slower spell of the machine hits both
-                rate, digest = measure_in(tree, figure, core)
-                rates[tree].append(rate)
-                played[tree].add(digest)
-        here = statistics.median(rates[ROOT])
-        line = f"{figure}: {here:.4g}"
-        if with_baseline:
-            base = statistics.median(rates[trees[0]])
-            same = played[trees[0]] == played[ROOT] and len(played[ROOT]) == 1
-            line += (f"  (baseline {base:.4g}, ratio {here / base:.2f}x; medians of {repeats}, "
-                     f"core {core}; {'same games' if same else 'DIFFERENT games'})")
-        yield line
 
 
 if __name__ == "__main__":
