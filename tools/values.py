@@ -1,6 +1,6 @@
 """Value networks from the command line (workers.learning.values does the work).
 
-    python -m tools.values train --data results/states/states.h5 [--encoders rich teo60 protocol15]
+    python -m tools.values train --data results/states/states.h5 [MORE.h5 ...] [--encoders rich teo60 protocol15]
         [--targets win discounted] [--sizes 10 100 1000 10000 40000 100000] [--out results/values]
     python -m tools.values evaluate --model results/values/rich_win.pt --data FILE.h5 [--all-games]
 """
@@ -22,7 +22,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.values", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="learning curves and final models from a collected file")
-    t.add_argument("--data", required=True, help="an HDF5 file of python -m tools.states collect")
+    t.add_argument("--data", required=True, nargs="+",
+                   help="HDF5 files of python -m tools.states collect (several: trained on together)")
     t.add_argument("--out", default=str(RESULTS))
     t.add_argument("--encoders", nargs="+", default=None, choices=list(ENCODERS))
     t.add_argument("--targets", nargs="+", default=list(TARGETS), choices=list(TARGETS))
@@ -37,7 +38,8 @@ def main(argv=None) -> int:
     e.add_argument("--data", required=True)
     e.add_argument("--all-games", action="store_true", help="every row, not just the held-out games")
     args = parser.parse_args(argv)
-    for path in [args.data] + ([args.model] if args.command == "evaluate" else []):
+    data = args.data if isinstance(args.data, list) else [args.data]
+    for path in data + ([args.model] if args.command == "evaluate" else []):
         if not Path(path).is_file():
             parser.error(f"{path} is not a file")
     try:

@@ -48,6 +48,10 @@ def test_reply_value_uses_a_copy_with_the_opponents_hand_dealt_again(tiny_model)
         assert len(d.players[opp].hand) == len(g.players[opp].hand)
     value = player.reply_value(g, me)
     assert 0.0 <= value <= 1.0
+    # one deal, one outcome: the same seed gives the same hidden cards and the same reply
+    assert player.reply_value(g, me, 77) == player.reply_value(g, me, 77)
+    assert [c.cdef.id for c in player.determinize(g, me, 5).players[opp].hand] == \
+        [c.cdef.id for c in player.determinize(g, me, 5).players[opp].hand]
     assert (g.turn, [list(p.hand) for p in g.players], [list(p.deck) for p in g.players]) == before
 
 

@@ -89,3 +89,16 @@ def test_saved_model_scores_states_and_refuses_another_encoder(data, tmp_path):
     (tmp_path / "junk.pt").write_bytes(b"not a model")
     with pytest.raises(ModelError, match="unreadable"):
         load_model(tmp_path / "junk.pt")
+
+
+def test_several_files_train_together_with_their_games_kept_apart(data):
+    from workers.learning.values import load_files
+    one = load(data, "teo60")
+    two = load_files([data, data], "teo60")
+    n = len(one["x"])
+    assert len(two["x"]) == 2 * n and np.array_equal(two["x"][n:], one["x"])
+    # the second file's games are other games: no (deck, game) key is shared, so the split by
+    # game can put the copies on different sides
+    keys = {(d, g) for d, g in zip(two["deck"][:n], two["game_index"][:n])}
+    assert not keys & {(d, g) for d, g in zip(two["deck"][n:], two["game_index"][n:])}
+    assert len(set(split_games(two["deck"], two["game_index"]).tolist())) == 3

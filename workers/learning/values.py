@@ -209,24 +209,44 @@ def _device_note(device: str) -> str:
     return "cpu" if training.visible_gpu() is None else "auto (the faster device, measured per training size)"
 
 
-def run_training(data: str | Path, out: str | Path = RESULTS, encoders=None, targets=TARGETS,
+def load_files(paths, encoder: str) -> dict[str, np.ndarray]:
+    """The rows of one or more collected files as one data set; each file's deck ids are moved
+    past the previous file's, so that its games stay apart in the split by game."""
+    from .states import load
+    if len(paths) == 1:
+        return load(paths[0], encoder)
+    parts, offset = [], 0
+    for path in paths:
+        d = dict(load(path, encoder))
+        d["deck"] = d["deck"].astype(np.int64) + offset
+        offset = int(d["deck"].max()) + 1 if len(d["deck"]) else offset
+        parts.append(d)
+    out = {k: np.concatenate([d[k] for d in parts]) for k in parts[0] if k != "games_per_deck"}
+    out["games_per_deck"] = max(d["games_per_deck"] for d in parts)
+    return out
+
+
+def run_training(data, out: str | Path = RESULTS, encoders=None, targets=TARGETS,
                  sizes=SIZES, seed: int = 0, device: str = "auto", max_epochs: int = 30,
                  quiet: bool = False) -> dict:
     """Learning curves and final models for each encoder and target; writes models, metrics.json,
-    and the plots under `out`."""
-    from .states import load
+    and the plots under `out`. `data`: a collected file, or a list of them trained on together."""
     say = (lambda *_: None) if quiet else _say
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    paths = [data] if isinstance(data, (str, Path)) else list(data)
     import h5py
-    with h5py.File(data, "r") as f:
-        available = list(f["x"])
+    available = None
+    for path in paths:
+        with h5py.File(path, "r") as f:
+            available = [e for e in f["x"] if available is None or e in available]
     encoders = list(encoders or [e for e in ENCODERS if e in available])
-    results = {"data": str(data), "seed": seed, "device": _device_note(device),
+    data = " + ".join(str(p) for p in paths)
+    results = {"data": data, "seed": seed, "device": _device_note(device),
                "threads": torch.get_num_threads(), "encoders": {}}
     for name in encoders:
         start = time.perf_counter()
-        d = load(data, name)
+        d = load_files(paths, name)
         part = split_games(d["deck"], d["game_index"], seed)
         train_rows = training_order(d["deck"], d["game_index"], np.flatnonzero(part == 0), seed)
         val_rows, test_rows = np.flatnonzero(part == 1), np.flatnonzero(part == 2)

@@ -8,7 +8,8 @@ from its hand and deck cards and both decks are reshuffled (so nothing hidden is
 opponent plays its whole turn as the protocol's beam player would (the opponent model: the
 protocol's score), and the network values the state at the end of that turn from the
 opponent's view, again a state of the kind it was trained on; the line's value is 1 minus that
-(or the game's result). The line of the best such value is played; a won game needs no reply.
+(or the game's result), averaged over `samples` such deals, the same deals for every line. The
+line of the best such value is played; a won game needs no reply.
 
 With `prune`, states within the turn are ranked by that protocol score and only the
 turn-ending ones by the network (workers.players.value_beam.PrunedValueScore).
@@ -76,30 +77,36 @@ class ReplyBeamPlayer(BeamSearchPlayer):
         best = found[0]
         if best[3].done or len(found) == 1:
             return [Action(*m) for m in best[2]]
+        # Every line meets the same `samples` deals of the hidden cards (common random numbers):
+        # the lines are compared on equal luck, not on which drew the kinder opponent hand.
+        deals = [self._next() for _ in range(self.samples)]
         best_value = float("-inf")
         for value, order, line, state in found[:self.replies]:
-            after = sum(self.reply_value(state, me) for _ in range(self.samples)) / self.samples
+            after = sum(self.reply_value(state, me, deal) for deal in deals) / self.samples
             if after > best_value:
                 best, best_value = (value, order, line, state), after
         return [Action(*m) for m in best[2]]
 
-    def reply_value(self, end: GameState, me: int) -> float:
-        """`me`'s value after the opponent's reply to the turn that ended in `end`."""
+    def reply_value(self, end: GameState, me: int, deal: int | None = None) -> float:
+        """`me`'s value after the opponent's reply to the turn that ended in `end`, on the deal
+        of hidden cards and the random stream that `deal` seeds (a new one when None)."""
         if end.done:
             return 1.0 if end.winner == me else 0.0 if end.winner == 1 - me else 0.5
-        s = self.determinize(end, me)
-        opponent = BeamSearchPlayer(self.opponent_score, self._next(), self.depth, self.width)
+        deal = self._next() if deal is None else deal
+        s = self.determinize(end, me, deal)
+        opponent = BeamSearchPlayer(self.opponent_score, derive(deal, 1), self.depth, self.width)
         opponent.take_turn(s)
         self.replies_played += 1
         if s.done:
             return 1.0 if s.winner == me else 0.0 if s.winner == 1 - me else 0.5
         return 1.0 - self.model(s, 1 - me)
 
-    def determinize(self, g: GameState, me: int) -> GameState:
+    def determinize(self, g: GameState, me: int, deal: int | None = None) -> GameState:
         """A copy of `g` with what `me` cannot know dealt again: the opponent's hand from its hand
-        and deck cards (same counts), both decks in a new order, a new random stream."""
+        and deck cards (same counts), both decks in a new order, the random stream `deal` (a new
+        one when None)."""
         s = g.copy()
-        s.rng = self._next()
+        s.rng = self._next() if deal is None else deal
         opp = s.players[1 - me]
         pool = opp.hand + opp.deck
         s.shuffle(pool)
