@@ -248,11 +248,12 @@ class GameState:
         """What `card` costs `owner` now; `modifiers` (from cost_modifiers) saves a board scan."""
         cdef = card.cdef
         own_cost = cdef.script.cost  # hooks are read as fields, then called
-        value = own_cost(self, owner, card) if own_cost else cdef.cost
+        value: int = own_cost(self, owner, card) if own_cost else cdef.cost
         value += card.cost_mod
         for m in (self.cost_modifiers() if modifiers is None else modifiers):
             aura = m.cdef.cost_aura
-            value += aura(self, m.owner, m, owner, card)  # type: ignore[misc]
+            change: int = aura(self, m.owner, m, owner, card)  # type: ignore[misc]
+            value += change
         if cdef.type == "SPELL":
             p = self.players[owner]
             if p.free_spells_turns:
@@ -984,11 +985,13 @@ class GameState:
         """refresh_auras(), destroy broken weapons, then return the minions to remove (None for
         none). Usually there are no auras and no broken weapons: then one board pass does all."""
         players = self.players
-        sources = []
+        sources: list[Minion] | None = None  # made only when there is one
         dead: list[Minion] | None = None
         for p in players:
             for m in p.board:
                 if m.cdef.has_aura and not m.silenced and self._aura_active(m):
+                    if sources is None:
+                        sources = []
                     sources.append(m)
                 # m.health <= 0, without the property call
                 if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
@@ -996,8 +999,8 @@ class GameState:
                         dead = []
                     dead.append(m)
         stale = False
-        if sources or self.auras_live:
-            self._apply_auras(sources)
+        if sources is not None or self.auras_live:
+            self._apply_auras(sources if sources is not None else [])
             stale = True  # auras change health
         for p in players:
             if p.weapon is not None and p.weapon.durability <= 0:

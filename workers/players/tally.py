@@ -29,9 +29,9 @@ class Tally:
         self.hand_size_start_sum += len(g.players[self.me].hand)
         self._drawn_now = 1
 
-    def before_action(self, g: GameState, action) -> Minion | None:
+    def before_action(self, g: GameState, action: tuple) -> Minion | None:
         """Note a card play; return the attacking minion of an attack (read after it)."""
-        kind = action[0]
+        kind: int = action[0]
         if kind == PLAY or kind == PLAY_OPTION_1 or kind == PLAY_OPTION_2:  # a Choose One card's play too
             self.card_plays[g.players[self.me].hand[action[1]].cdef.id] += 1
         elif kind == ATTACK:
@@ -40,7 +40,7 @@ class Tally:
                 return attacker
         return None
 
-    def after_action(self, g: GameState, action, attacker: Minion | None) -> None:
+    def after_action(self, g: GameState, action: tuple, attacker: Minion | None) -> None:
         if attacker is not None:
             # Read once the attack and its deaths are over: an attacker that died has left its
             # auras behind (enrage too), keeping its own buffs, as SabberStone's entity does.
@@ -48,7 +48,8 @@ class Tally:
                 self.minion_damage += attacker.atk
             else:
                 self.minion_damage += max(0, attacker.base_atk + attacker.atk_bonus + attacker.turn_atk)
-        if action[0] != END_TURN:  # ending the turn resets the count before it is read
+        kind: int = action[0]
+        if kind != END_TURN:  # ending the turn resets the count before it is read
             drawn = g.players[self.me].drawn_this_turn
             if drawn > self._drawn_now:
                 self._drawn_now = drawn
