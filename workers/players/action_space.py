@@ -34,44 +34,53 @@ N_PLAYS: Final = N_HAND * N_TARGETS * N_POSITIONS  # 1360
 ACTION_SIZE: Final = OPTION_BASE + 2 * N_PLAYS  # 4162
 
 
-def _slots(g: GameState, me: int) -> dict[int, int]:
-    """uid -> target slot, relative to `me`."""
+def _slot(g: GameState, me: int, uid: int) -> int:
+    """The target slot of the character `uid`, relative to `me` (a scan of at most 16
+    characters: cheaper than building a uid -> slot table for every state)."""
     own, enemy = g.players[me], g.players[1 - me]
-    slots = {own.hero.uid: 1, enemy.hero.uid: 2}
+    if uid == own.hero.uid:
+        return 1
+    if uid == enemy.hero.uid:
+        return 2
     for k, m in enumerate(own.board):
-        slots[m.uid] = 3 + k
+        if m.uid == uid:
+            return 3 + k
     for k, m in enumerate(enemy.board):
-        slots[m.uid] = 10 + k
-    return slots
+        if m.uid == uid:
+            return 10 + k
+    raise KeyError(f"no character {uid} in play")
 
 
-def action_index(g: GameState, move: tuple, slots: dict[int, int] | None = None) -> int:
+def action_index(g: GameState, move: tuple) -> int:
     """The index of one legal move (kind, index, target, position) of the player to act."""
-    kind, index, target, position = move
+    kind: int = move[0]
     if kind == END_TURN:
         return 0
-    slots = slots if slots is not None else _slots(g, g.current)
+    index: int = move[1]
+    target: int = move[2]
+    me = g.current
     if kind == PLAY or kind == PLAY_OPTION_1 or kind == PLAY_OPTION_2:
-        t = slots[target] if target >= 0 else 0
+        position: int = move[3]
+        t = _slot(g, me, target) if target >= 0 else 0
         base = PLAY_BASE if kind == PLAY else OPTION_BASE + (kind - PLAY_OPTION_1) * N_PLAYS
         return base + (index * N_TARGETS + t) * N_POSITIONS + (position if position >= 0 else 0)
     if kind == ATTACK:
-        return ATTACK_BASE + (slots[index] - 2 if slots[index] > 1 else 0) * N_CHARS + (
-            slots[target] - 9 if slots[target] > 2 else 0)
+        attacker, defender = _slot(g, me, index), _slot(g, me, target)
+        return ATTACK_BASE + (attacker - 2 if attacker > 1 else 0) * N_CHARS + (
+            defender - 9 if defender > 2 else 0)
     if kind == HERO_POWER:
-        return POWER_BASE + (slots[target] if target >= 0 else 0)
+        return POWER_BASE + (_slot(g, me, target) if target >= 0 else 0)
     raise ValueError(f"unknown action kind {kind}")
 
 
 def legal_action_map(g: GameState) -> dict[int, tuple]:
     """index -> move for every legal move of the player to act (one index per move)."""
-    slots = _slots(g, g.current)
     out: dict[int, tuple] = {}
-    for move in g.legal_moves():
-        i = action_index(g, move, slots)
-        if i in out:  # the map would not be one-to-one: a bug of this module
-            raise AssertionError(f"moves {out[i]} and {move} share action index {i}")
-        out[i] = move
+    moves = g.legal_moves()
+    for move in moves:
+        out[action_index(g, move)] = move
+    if len(out) != len(moves):  # the map would not be one-to-one: a bug of this module
+        raise AssertionError(f"{len(moves)} legal moves share {len(out)} action indices: {moves}")
     return out
 
 
