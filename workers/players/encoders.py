@@ -19,7 +19,7 @@ stream and change no field.
 from __future__ import annotations
 
 import json
-import struct
+from array import array
 from dataclasses import dataclass
 from typing import Callable
 
@@ -170,7 +170,6 @@ RICH_CARDS = _card_vocabulary(1)
 _CARD_INDEX = {card_id: i for i, card_id in enumerate(RICH_CARDS)}
 _P, _M = len(RICH_PLAYER_FACTS), len(RICH_MINION_FACTS)
 _BAG = 2 * _P + 2 * _M  # first slot of the hand's bag of cards
-_HEAD_INTS = struct.Struct(f"{_BAG}i")  # the players' and boards' slots, packed as int32
 RICH_NAMES = tuple(
     [f"{side} {fact}" for side in ("own", "enemy") for fact in RICH_PLAYER_FACTS] +
     [f"{side} board sum: {fact}" for side in ("own", "enemy") for fact in RICH_MINION_FACTS] +
@@ -180,13 +179,17 @@ RICH_NAMES = tuple(
 def _rich_player(g: GameState, p: Player, head: list[int]) -> None:
     """Append `p`'s RICH_PLAYER_FACTS to `head`."""
     w = p.weapon
+    spell_damage = 0
+    for m in p.board:
+        if not m.silenced:
+            spell_damage += m.spell_damage
     head.extend((
-        len(p.deck), len(p.hand), p.max_mana, p.mana, p.fatigue,
-        sum(m.spell_damage for m in p.board if not m.silenced),
+        len(p.deck), len(p.hand), p.max_mana, p.mana, p.fatigue, spell_damage,
         (w.atk + w.aura_atk) if w is not None else 0, w.durability if w is not None else 0,
         p.hero.armor, p.hero.health, 1 if p.hero.power_uses else 0, len(p.secrets)))
-    cls = _CLASS_INDEX.get(p.hero.cdef.card_class)
-    head.extend([1 if i == cls else 0 for i in range(len(HERO_CLASSES))])
+    cls = _CLASS_INDEX.get(p.hero.cdef.card_class, -1)
+    for i in range(len(HERO_CLASSES)):
+        head.append(1 if i == cls else 0)
 
 
 def _rich_board(g: GameState, board: list[Minion], head: list[int]) -> None:
@@ -241,7 +244,7 @@ def rich(g: GameState, player: int) -> np.ndarray:
     _rich_board(g, own.board, head)
     _rich_board(g, enemy.board, head)
     out = np.zeros(len(RICH_NAMES), dtype=np.float32)
-    out[:_BAG] = np.frombuffer(_HEAD_INTS.pack(*head), dtype=np.int32)  # cheaper than from a list
+    out[:_BAG] = array("i", head)  # numpy reads a C int array as a buffer: cheaper than a list
     other = _BAG + len(RICH_CARDS)
     index = _CARD_INDEX
     bag: dict[int, int] = {}
