@@ -22,13 +22,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE_DIR = ROOT / "build" / "native"
 DIGEST_FILE = "sources.sha256"
-# The hot path: what playing an action, copying and hashing a state run, and the players' loops.
-# These modules keep to what mypyc compiles (typed fields, no generated code); the card scripts
-# stay plain Python. Paths from the repository root.
-COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/cardspec.py", "workers/engine/entities.py", "workers/engine/state.py",
-                    "workers/engine/game.py", "workers/players/play.py", "workers/players/tally.py",
-                    "workers/players/encoders.py", "workers/players/action_space.py",
-                    "workers/players/mcts.py")
+# The hot path: what playing an action, copying and hashing a state run, the players' loops,
+# MCTS, the state encoders and the Gymnasium action map. These modules keep to what mypyc
+# compiles (typed fields, no generated code). The card scripts are compiled too, as they are
+# (untyped, so every operation in them stays generic; about a quarter of random play was spent
+# interpreting them): a compiled card is the same source. Paths from the repository root.
+_CARD_SCRIPTS = tuple(sorted(f"workers/engine/cards/{p.name}" for p in (ROOT / "workers/engine/cards").glob("*.py")
+                             if p.name != "__init__.py"))
+COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/cardspec.py", "workers/engine/entities.py",
+                    "workers/engine/state.py", "workers/engine/game.py", "workers/players/play.py",
+                    "workers/players/tally.py", "workers/players/encoders.py",
+                    "workers/players/action_space.py", "workers/players/mcts.py") + _CARD_SCRIPTS
 GROUP = "workers.engine.compiled"  # mypyc's shared library: workers/engine/compiled__mypyc.*.so
 SWITCH_ENV = "DSAME_NATIVE"
 
