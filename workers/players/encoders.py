@@ -19,7 +19,7 @@ stream and change no field.
 from __future__ import annotations
 
 import json
-from array import array
+import struct
 from dataclasses import dataclass
 from typing import Callable
 
@@ -170,6 +170,7 @@ RICH_CARDS = _card_vocabulary(1)
 _CARD_INDEX = {card_id: i for i, card_id in enumerate(RICH_CARDS)}
 _P, _M = len(RICH_PLAYER_FACTS), len(RICH_MINION_FACTS)
 _BAG = 2 * _P + 2 * _M  # first slot of the hand's bag of cards
+_HEAD_INTS = struct.Struct(f"{_BAG}i")  # the players' and boards' slots, packed as int32
 RICH_NAMES = tuple(
     [f"{side} {fact}" for side in ("own", "enemy") for fact in RICH_PLAYER_FACTS] +
     [f"{side} board sum: {fact}" for side in ("own", "enemy") for fact in RICH_MINION_FACTS] +
@@ -244,7 +245,7 @@ def rich(g: GameState, player: int) -> np.ndarray:
     _rich_board(g, own.board, head)
     _rich_board(g, enemy.board, head)
     out = np.zeros(len(RICH_NAMES), dtype=np.float32)
-    out[:_BAG] = array("i", head)  # numpy reads a C int array as a buffer: cheaper than a list
+    out[:_BAG] = np.frombuffer(_HEAD_INTS.pack(*head), dtype=np.int32)  # cheaper than from a list
     other = _BAG + len(RICH_CARDS)
     index = _CARD_INDEX
     bag: dict[int, int] = {}
