@@ -78,6 +78,11 @@ def test_cli_writes_json_and_refuses_bad_input_in_one_line(tmp_path, capsys):
                  "--decks", "miracle", "--out", str(out)]) == 0
     data = json.loads(out.read_text())
     assert data["settings"]["decks"] == ["Miracle Rogue"] and len(data["games"]) == 2
+    cell = data["win_rate"]["random"]["mcts:4"]
+    assert 0 <= cell["lo"] <= cell["rate"] <= cell["hi"] <= 1 and cell["hi"] - cell["lo"] > 0.3  # 2 games: wide
+    table = out.with_suffix(".md").read_text()
+    assert "95% Wilson interval" in table and f"[{cell['lo']:.3f}, {cell['hi']:.3f}]" in table
+    assert out.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"
     assert "random" in capsys.readouterr().out
     for argv, message in ((["--players", "random", "value_beam:" + str(tmp_path / "none.pt")], "does not exist"),
                           (["--players", "random", "mcts:x"], "whole number"),
