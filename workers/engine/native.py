@@ -75,6 +75,8 @@ def package_path(package: str, native_dir: Path = NATIVE_DIR) -> list[str]:
 
 
 def compiled() -> bool:
-    """Whether this process plays with the compiled engine."""
-    from . import state
-    return not state.__file__.endswith(".py")
+    """Whether this process plays with the compiled engine: where `state` is found (without
+    importing it, so that the card scripts' package can ask native for its path)."""
+    from importlib.util import find_spec
+    spec = find_spec(f"{__package__}.state")
+    return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
