@@ -120,7 +120,18 @@ def _creatable(folder: Path) -> bool:
 
 
 def main(argv=None) -> int:
-    parser = ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    args = parse(argv)
+    if args.baseline is not None:
+        print("error: --baseline times the playout figures: use python -m tools.bench (or "
+              "python -m tools.bench.playouts)", file=sys.stderr)
+        return 2
+    return run(args)
+
+
+def parse(argv=None) -> argparse.Namespace:
+    """The options of `python -m tools.bench` (this module's, and --baseline for playouts.py)."""
+    parser = ArgumentParser(prog="python -m tools.bench", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int_in(1, 1000), default=3, help="runs per figure (median)")
     parser.add_argument("--protocol-repeats", type=int_in(1, 1000), default=3,
                         help="timed 200-game protocol evaluations (median)")
@@ -128,9 +139,17 @@ def main(argv=None) -> int:
     parser.add_argument("--profile", type=Path, default=ROOT / "results" / "bench" / "protocol_profile.txt",
                         help="where a separate, profiled evaluation writes its profile")
     parser.add_argument("--no-profile", action="store_true", help="skip the profiled evaluation")
+    parser.add_argument("--baseline", help="another checkout to time the playout figures on too, with "
+                                           "the ratio (playouts.py; e.g. `git worktree add /tmp/base c30c748`)")
     args = parser.parse_args(argv)
     if not args.no_profile and (args.profile.is_dir() or not _creatable(args.profile.parent)):
         parser.error(f"--profile {args.profile}: not a file that can be written")
+    if args.baseline is not None and not (Path(args.baseline) / "workers" / "engine" / "state.py").is_file():
+        parser.error(f"--baseline {args.baseline}: not a checkout of this repository (no workers/engine/state.py)")
+    return args
+
+
+def run(args: argparse.Namespace) -> int:
     warm_up()
     print(f"engine: {'compiled (mypyc)' if compiled() else 'plain Python'}", flush=True)
     line("state_copy_us", median_of(args.repeats, state_copy_us), "goal <= 5; SabberStone 34")
