@@ -272,13 +272,14 @@ def plot_ratings(summary: dict, path: Path) -> None:
     elo = [summary["elo"][p]["elo"] for p in players]
     err = [[summary["elo"][p]["elo"] - summary["elo"][p]["lo"] for p in players],
            [summary["elo"][p]["hi"] - summary["elo"][p]["elo"] for p in players]]
-    fig, ax = plt.subplots(figsize=(7.0, 0.5 * len(players) + 1.4))
+    longest = max(len(_short(p)) for p in players)  # room for the labels, then the plot
+    fig, ax = plt.subplots(figsize=(5.0 + 0.075 * longest, 0.5 * len(players) + 1.4))
     ax.errorbar(elo, range(len(players)), xerr=err, fmt="o", capsize=4)
     ax.set_yticks(range(len(players)), [_short(p) for p in players])
     ax.axvline(0, color="grey", lw=0.8, ls="--")
     games = summary.get("settings", {}).get("games_per_pair")
     ax.set_xlabel("Bradley-Terry rating (Elo scale, mean 0), 95% interval")
-    ax.set_title(f"Tournament ratings{f' ({games} games per pair)' if games else ''}")
+    ax.set_title(f"Ratings{f', {games} games per pair' if games else ''}")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
