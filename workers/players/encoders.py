@@ -194,36 +194,39 @@ def _rich_player(g: GameState, p: Player, head: list[int]) -> None:
 
 
 def _rich_board(g: GameState, board: list[Minion], head: list[int]) -> None:
-    """Append the sums of `board`'s per-minion RICH_MINION_FACTS to `head`."""
-    # One running sum per slot of RICH_MINION_FACTS, in its order (typed ints: the compiled
-    # encoder adds them natively).
-    sums: list[int] = [0] * _M
+    """Append the sums of `board`'s per-minion RICH_MINION_FACTS to `head`, in their order
+    (native int locals: the compiled encoder adds them without boxing)."""
+    count = atk_sum = health = max_health_sum = damaged = ready = taunt = divine_shield = 0
+    stealth = windfury = charge = frozen = silenced = poisonous = spell_damage = 0
+    deathrattle = trigger = aura = cant_attack = cost = 0
     for m in board:
         atk = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
         max_health = m.base_health + m.health_bonus + m.aura_health
         live = not m.silenced
         cdef = m.cdef
-        sums[0] += 1
-        sums[1] += atk if atk > 0 else 0
-        sums[2] += max_health - m.damage
-        sums[3] += max_health
-        sums[4] += 1 if m.damage > 0 else 0
-        sums[5] += 1 if _ready(g, m) else 0
-        sums[6] += 1 if m.taunt else 0
-        sums[7] += 1 if m.divine_shield else 0
-        sums[8] += 1 if m.stealth else 0
-        sums[9] += 1 if m.windfury or m.aura_windfury else 0
-        sums[10] += 1 if m.charge or m.aura_charge else 0
-        sums[11] += 1 if m.frozen else 0
-        sums[12] += 1 if m.silenced else 0
-        sums[13] += 1 if m.poisonous else 0
-        sums[14] += m.spell_damage if live else 0
-        sums[15] += 1 if m.deathrattles else 0
-        sums[16] += 1 if live and cdef.triggers else 0
-        sums[17] += 1 if live and cdef.has_aura else 0
-        sums[18] += 1 if m.cant_attack else 0
-        sums[19] += cdef.cost
-    head.extend(sums)
+        count += 1
+        atk_sum += atk if atk > 0 else 0
+        health += max_health - m.damage
+        max_health_sum += max_health
+        damaged += 1 if m.damage > 0 else 0
+        ready += 1 if _ready(g, m) else 0
+        taunt += 1 if m.taunt else 0
+        divine_shield += 1 if m.divine_shield else 0
+        stealth += 1 if m.stealth else 0
+        windfury += 1 if m.windfury or m.aura_windfury else 0
+        charge += 1 if m.charge or m.aura_charge else 0
+        frozen += 1 if m.frozen else 0
+        silenced += 1 if m.silenced else 0
+        poisonous += 1 if m.poisonous else 0
+        spell_damage += m.spell_damage if live else 0
+        deathrattle += 1 if m.deathrattles else 0
+        trigger += 1 if live and cdef.triggers else 0
+        aura += 1 if live and cdef.has_aura else 0
+        cant_attack += 1 if m.cant_attack else 0
+        cost += cdef.cost
+    head.extend((count, atk_sum, health, max_health_sum, damaged, ready, taunt, divine_shield,
+                 stealth, windfury, charge, frozen, silenced, poisonous, spell_damage, deathrattle,
+                 trigger, aura, cant_attack, cost))
 
 
 @register("rich", 1, RICH_NAMES,
