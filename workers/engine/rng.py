@@ -3,10 +3,11 @@
 The game state carries its randomness as a plain int, so copying a state copies its random
 stream for free, and a planner can swap in a different stream by setting one attribute.
 
-`mix` works on the 64-bit value as two 32-bit halves held in native 64-bit integers (i64 when
-compiled), each product split so that no intermediate reaches 2**63: compiled, it is a few
-machine instructions where 64-bit Python ints would allocate an object per operation (mix was
-an eighth of a random game's time); in plain Python the same arithmetic gives the same values.
+The arithmetic works on the 64-bit value as two 32-bit halves held in native 64-bit integers
+(i64 when compiled), each product split so that no intermediate reaches 2**63: compiled, a draw
+is a few machine instructions where 64-bit Python ints would allocate an object per operation;
+in plain Python the same arithmetic gives the same values. A loop that draws many numbers keeps
+its stream as halves (`split`, then `advance` and `below_halves` per draw, `join` at the end).
 """
 from __future__ import annotations
 
@@ -60,16 +61,10 @@ def advance(h: i64, l: i64) -> tuple[i64, i64]:
 
 
 def below_halves(h: i64, l: i64, n: int) -> int:
-    """mix(join(h, l)) % n for 0 < n < 2**31. A loop that draws many numbers keeps its stream
-    as halves (split, advance, join once at the end): no 64-bit int per draw."""
+    """mix(join(h, l)) % n for 0 < n < 2**31, without building a 64-bit int."""
     h, l = _mix_of(h, l)
     m: i64 = n
     return int(((h % m) * ((1 << 32) % m) + l) % m)
-
-
-def _mix_halves(z: int) -> tuple[i64, i64]:
-    h, l = split(z)
-    return _mix_of(h, l)
 
 
 def _mix_of(h: i64, l: i64) -> tuple[i64, i64]:
@@ -81,8 +76,9 @@ def _mix_of(h: i64, l: i64) -> tuple[i64, i64]:
 
 
 def mix(z: int) -> int:
-    h, l = _mix_halves(z)
-    return (int(h) << 32) | int(l)
+    h, l = split(z)
+    h, l = _mix_of(h, l)
+    return join(h, l)
 
 
 def mix_below(z: int, n: int) -> int:
