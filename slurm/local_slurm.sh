@@ -99,6 +99,16 @@ EOF
 
 pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
+# Stop the daemon whose pid file is $1: TERM, up to 5 s to go, then KILL.
+stop_pidfile() {
+    local pid
+    pid_alive "$1" || return 0
+    pid=$(cat "$1")
+    kill "$pid"
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+}
+
 start() {
     install_packages
     start_munge
@@ -131,12 +141,7 @@ stop() {
     export SLURM_CONF="$dir/slurm.conf"
     [ -f "$SLURM_CONF" ] && scancel --full --user="$(id -un)" >/dev/null 2>&1 || true
     for name in slurmd slurmctld; do
-        if pid_alive "$dir/$name.pid"; then
-            pid=$(cat "$dir/$name.pid")
-            kill "$pid"
-            for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-            kill -9 "$pid" 2>/dev/null || true
-        fi
+        stop_pidfile "$dir/$name.pid"
     done
 }
 

@@ -25,7 +25,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=local_slurm.sh
-source "$here/local_slurm.sh"  # install_packages, start_munge, die, say, pid_alive
+source "$here/local_slurm.sh"  # install_packages, start_munge, die, say, pid_alive, stop_pidfile
 
 action="${1:-}"
 net="${SLURM_NODES_NET:-10.213.97}"   # the /24 the hosts live on (inside the namespaces only)
@@ -172,17 +172,12 @@ start() {
 }
 
 stop() {
-    local name pid
+    local name
     if [ -f "$dir/slurm.conf" ] && netns_exists "$ctl"; then
         on_host "$ctl" scancel --full --user="$(id -un)" >/dev/null 2>&1 || true
     fi
     for name in "${nodes[@]/#/slurmd-}" slurmctld; do
-        if pid_alive "$dir/$name.pid"; then
-            pid=$(cat "$dir/$name.pid")
-            kill "$pid"
-            for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-            kill -9 "$pid" 2>/dev/null || true
-        fi
+        stop_pidfile "$dir/$name.pid"
     done
     # What is left in the namespaces (job steps) was started on these hosts; then the hosts go.
     for name in "${nodes[@]}" "$ctl" "$switch"; do
