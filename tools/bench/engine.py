@@ -31,6 +31,7 @@ from workers.engine.rng import derive
 from workers.inputs import ArgumentParser, int_in
 from workers.players.play import RandomPlayer
 from workers.protocol.evaluate import card_library, default_opponents, evaluate_deck, miracle_rogue, warm_up
+from .playouts import baseline_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -144,8 +145,8 @@ def parse(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if not args.no_profile and (args.profile.is_dir() or not _creatable(args.profile.parent)):
         parser.error(f"--profile {args.profile}: not a file that can be written")
-    if args.baseline is not None and not (Path(args.baseline) / "workers" / "engine" / "state.py").is_file():
-        parser.error(f"--baseline {args.baseline}: not a checkout of this repository (no workers/engine/state.py)")
+    if args.baseline is not None and (problem := baseline_problem(Path(args.baseline))):
+        parser.error(problem)
     return args
 
 

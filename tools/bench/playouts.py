@@ -108,6 +108,13 @@ MEASURES = {"random_games_per_s": random_games, "mcts_iterations_per_s": mcts_it
             "env_steps_per_s": env_steps}
 
 
+def baseline_problem(tree: Path) -> str | None:
+    """Why `tree` cannot serve as --baseline, or None."""
+    if not (tree / "workers" / "engine" / "state.py").is_file():
+        return f"--baseline {tree}: not a checkout of this repository (no workers/engine/state.py)"
+    return None
+
+
 def measure_in(tree: Path, figure: str, core: int) -> tuple[float, str]:
     """One measurement in a fresh process of `tree`, pinned to `core`: (rate, digest)."""
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
@@ -168,8 +175,8 @@ def main(argv=None) -> int:
                         help="the core every measurement is pinned to")
     parser.add_argument("--figures", nargs="+", choices=FIGURES, default=list(FIGURES))
     args = parser.parse_args(argv)
-    if args.baseline is not None and not (args.baseline / "workers" / "engine" / "state.py").is_file():
-        parser.error(f"--baseline {args.baseline}: not a checkout of this repository (no workers/engine/state.py)")
+    if args.baseline is not None and (problem := baseline_problem(args.baseline)):
+        parser.error(problem)
     trees = [ROOT] if args.baseline is None else [args.baseline.resolve(), ROOT]
     try:
         for line in compare(trees, args.figures, args.repeats, args.core, args.baseline is not None):
