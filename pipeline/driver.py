@@ -173,7 +173,7 @@ class _cluster_and_client:
         try:
             return EvaluationClient(
                 client, self.space, run_seed=int(self.cfg.seed), games=int(self.cfg.opponents.games),
-                games_per_task=int(self.cfg.cluster.games_per_task), player=self.cfg.strategy.player,
+                games_per_task=self.cfg.cluster.games_per_task, player=self.cfg.strategy.player,
                 strategy=evaluated_strategy(self.cfg), beam_depth=int(self.cfg.strategy.beam_depth),
                 beam_width=int(self.cfg.strategy.beam_width),
                 hide_deck_order=bool(self.cfg.strategy.hide_deck_order), opponents_path=self.cfg.opponents.path,

@@ -4,21 +4,26 @@ run with N worker slots (threads in a few worker processes) whose game tasks are
 engine `scale_standin` (workers/protocol/timed_standin.py): each sleeps as long as real games of
 the protocol took on this machine and returns a real evaluation's records from a table.
 
-    python -m tools.scale [--slots 50 200 1000] [--budget 1500] [--processes 4] [--json OUT]
+    python -m tools.scale [--slots 200 1000] [--budget 5000] [--processes 2] [--slurm] [--json OUT]
 
 First it calibrates (once; `--recalibrate` again): real protocol games of random decks, timed
 per task, make the table. Then for each N it runs DSA-ME with overlap off (the paper's loop) and
-on, and prints per run: evaluations per hour, the workers' busy share (time in tasks over slot
-time), the head node's seconds per outer iteration by phase, the scheduler's overhead per task,
-the driver's peak memory (the scheduler runs inside the driver's process here) and the projected
-wall time of the paper's trial (10,000 evaluations of 200 games) at that rate. It ends with one
-line per N and mode:
+on (the steady-state loop, its lag what `algorithm.lag=auto` gives N slots), and prints per run:
+evaluations per hour, the workers' busy share (time in tasks over slot time), the head node's
+seconds per outer iteration by phase, the scheduler's overhead per task, the driver's CPU per task
+and per iteration, the driver's peak memory (the scheduler runs inside the driver's process) and
+the projected wall time of the paper's trial (10,000 evaluations of 200 games) at that rate.
+With --slurm the slots are SLURM worker jobs on the three-host cluster of slurm/nodes_slurm.sh
+(the driver on its controller; TLS and a real network between the hosts). It ends with one line
+per N and mode:
 
     scale N=200 overlap=on: busy_share 0.93, evaluations_per_hour 61000, head_s_per_iteration 7.9, ...
+    scale N=200 overlap=on slurm: busy_share 0.91, ...
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -34,6 +39,7 @@ from workers.protocol.timed_standin import RECORD_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "scale"
+NODES_SCRIPT = ROOT / "slurm" / "nodes_slurm.sh"
 PAPER_EVALUATIONS = 10_000
 PHASES = ("train_s", "inner_loop_s", "select_s", "dispatch_s", "checkpoint_s")
 
@@ -91,33 +97,69 @@ def scheduler_overhead_s(client, tasks: int) -> float:
     return (time.perf_counter() - start) / tasks
 
 
-def scale_run(slots: int, processes: int, overlap: bool, table: Path, budget: int, run_dir: Path,
-              extra: list[str], overhead_tasks: int) -> dict:
-    """One DSA-ME run with `slots` stand-in worker slots; its figures."""
+@contextlib.contextmanager
+def local_client(processes: int, threads: int):
     from distributed import Client, LocalCluster
+    with LocalCluster(n_workers=processes, threads_per_worker=threads, processes=True,
+                      dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as client:
+        yield client
 
+
+@contextlib.contextmanager
+def slurm_client(processes: int, threads: int, logs: Path):
+    """`processes` SLURM worker jobs of one worker process with `threads` slots each (one CPU
+    asked of SLURM: the stand-in sleeps), through the pipeline's own SLURMCluster set-up (TLS,
+    the scheduler on this host's network address), once every job's worker is up."""
+    from pipeline.cluster.clusters import open_cluster
+    from pipeline.state.config import validate
+    cfg = validate(compose("cluster=slurm", f"cluster.jobs={processes}", f"cluster.slurm.cores={threads}",
+                           "cluster.slurm.processes=1", "+cluster.slurm.job_cpu=1", "cluster.slurm.memory=2GB",
+                           "cluster.slurm.walltime=01:00:00", "cluster.slurm.death_timeout=60",
+                           f"cluster.slurm.log_directory={logs}", "cluster.slurm.job_name=dsame-scale"))
+    with open_cluster(cfg.cluster) as client:
+        client.wait_for_workers(processes, timeout=300)
+        yield client
+
+
+def scale_run(slots: int, processes: int, overlap: bool, table: Path, budget: int, run_dir: Path,
+              extra: list[str], overhead_tasks: int, slurm: bool = False) -> dict:
+    """One DSA-ME run with `slots` stand-in worker slots (a LocalCluster, or SLURM worker jobs);
+    its figures."""
+    from pipeline.cluster.evaluation import games_per_task
     from pipeline.driver import run
+    from pipeline.search.deck_search import LAG_PER_SLOT
     processes = max(1, min(processes, slots))
     threads = -(-slots // processes)
     shutil.rmtree(run_dir, ignore_errors=True)
+    # the lag that algorithm.lag=auto gives a cluster config of this many slots
     cfg = compose("experiment=paper", "engine=scale_standin", f"engine.table={table}",
                   f"algorithm.budget={budget}", f"algorithm.overlap={str(overlap).lower()}",
+                  f"algorithm.lag={LAG_PER_SLOT * processes * threads}",
                   f"run_dir={run_dir}", "progress=false", *extra)
-    with LocalCluster(n_workers=processes, threads_per_worker=threads, processes=True,
-                      dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as client:
+    clients = slurm_client(processes, threads, run_dir.parent / "slurm-logs") if slurm else local_client(processes, threads)
+    with clients as client:
         overhead = scheduler_overhead_s(client, overhead_tasks)
-        start = time.perf_counter()
+        start, cpu, thread_cpu = time.perf_counter(), time.process_time(), time.thread_time()
         run(cfg, client=client)
         wall = time.perf_counter() - start
+        cpu, thread_cpu = time.process_time() - cpu, time.thread_time() - thread_cpu
     rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
     game_s = sum(r.get("batch_game_s", 0.0) for r in rows)
     iterations = [r for r in rows if "inner_loop_s" in r]
     phases = {p: float(np.mean([r.get(p, 0.0) for r in iterations])) if iterations else 0.0 for p in PHASES}
     rate = budget / wall * 3600
-    return {"slots": processes * threads, "overlap": overlap, "evaluations": budget, "wall_s": wall,
+    games = int(cfg.opponents.games)
+    size = games_per_task(cfg.cluster.games_per_task, games, processes * threads)
+    tasks = budget * -(-games // size)
+    return {"slots": processes * threads, "overlap": overlap, "slurm": slurm, "evaluations": budget, "wall_s": wall,
             "busy_share": game_s / (processes * threads * wall), "evaluations_per_hour": rate,
             "head_s_per_iteration": sum(phases.values()), **{f"head_{p}": v for p, v in phases.items()},
             "outer_iterations": len(iterations), "scheduler_s_per_task": overhead,
+            "games_per_task": size, "tasks": tasks,
+            # the driver process's CPU (search, client and, here, the scheduler) and its main
+            # thread's alone (search and client-side result handling), per task and per iteration
+            "head_cpu_ms_per_task": cpu / tasks * 1000, "search_cpu_ms_per_task": thread_cpu / tasks * 1000,
+            "head_cpu_s_per_iteration": cpu / max(len(iterations), 1),
             "driver_peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "paper_trial_projected_h": PAPER_EVALUATIONS / rate}
 
@@ -126,32 +168,40 @@ RESULT = "scale-result "
 
 
 def _run_in_child(args, slots: int, mode: str) -> dict:
-    """One run in a process of its own, so its peak memory is its own."""
+    """One run in a process of its own, so its peak memory is its own (with --slurm: on the
+    three-host cluster's controller, where its scheduler is reachable from the compute nodes)."""
     import subprocess
     command = [sys.executable, "-m", "tools.scale", "--one", str(slots), mode, "--processes", str(args.processes),
-               "--budget", str(args.budget), "--table", str(args.table), "--overhead-tasks", str(args.overhead_tasks),
-               "--runs-dir", str(args.runs_dir), *args.overrides]
+               "--budget", str(args.budget), "--table", str(args.table.resolve()),
+               "--overhead-tasks", str(args.overhead_tasks), "--runs-dir", str(args.runs_dir.resolve()),
+               *(["--slurm"] if args.slurm else []), *args.overrides]
+    if args.slurm:
+        command = ["bash", str(NODES_SCRIPT), "on", f"{os.environ.get('SLURM_NODES_NAME', 'dsame')}-ctl", *command]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     found = [ln for ln in done.stdout.splitlines() if ln.startswith(RESULT)]
     if done.returncode != 0 or not found:
-        raise SystemExit(f"error: the scale run N={slots} overlap={mode} failed ({done.returncode}): "
+        raise SystemExit(f"error: the scale run N={slots} overlap={mode}{' slurm' if args.slurm else ''} failed ({done.returncode}): "
                          f"{done.stderr.strip()[-2000:]}")
     return json.loads(found[-1][len(RESULT):])
 
 
 def line(r: dict) -> str:
-    return (f"scale N={r['slots']} overlap={'on' if r['overlap'] else 'off'}: busy_share {r['busy_share']:.2f}, "
+    return (f"scale N={r['slots']} overlap={'on' if r['overlap'] else 'off'}{' slurm' if r.get('slurm') else ''}: "
+            f"busy_share {r['busy_share']:.2f}, "
             f"evaluations_per_hour {r['evaluations_per_hour']:.0f}, "
             f"head_s_per_iteration {r['head_s_per_iteration']:.1f}, "
             f"scheduler_ms_per_task {r['scheduler_s_per_task'] * 1000:.2f}, "
+            f"head_cpu_ms_per_task {r['head_cpu_ms_per_task']:.2f}, "
+            f"head_cpu_s_per_iteration {r['head_cpu_s_per_iteration']:.1f}, "
             f"driver_peak_mib {r['driver_peak_mib']:.0f}, paper_trial_h {r['paper_trial_projected_h']:.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.scale", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--slots", type=int, nargs="+", default=[50, 200, 1000], help="worker slots N")
-    parser.add_argument("--processes", type=int, default=4, help="worker processes holding the slots")
-    parser.add_argument("--budget", type=int, default=1500, help="evaluations per run")
+    parser.add_argument("--slots", type=int, nargs="+", default=[200, 1000], help="worker slots N")
+    parser.add_argument("--processes", type=int, default=None,
+                        help="worker processes holding the slots (default 2; with --slurm: worker jobs, one per node)")
+    parser.add_argument("--budget", type=int, default=5000, help="evaluations per run")
     parser.add_argument("--modes", nargs="+", choices=("off", "on"), default=["off", "on"], help="overlap modes")
     parser.add_argument("--table", type=Path, default=OUT / "table.npz", help="the stand-in's table")
     parser.add_argument("--runs-dir", type=Path, default=OUT / "runs", help="where the runs' folders go")
@@ -159,10 +209,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibration-decks", type=int, default=40)
     parser.add_argument("--calibration-games", type=int, default=24, help="games per calibration deck")
     parser.add_argument("--overhead-tasks", type=int, default=2000, help="no-op tasks timing the scheduler")
+    parser.add_argument("--slurm", action="store_true",
+                        help="the workers as SLURM jobs on the three-host cluster of slurm/nodes_slurm.sh (root; "
+                             "started and stopped here when it is not up): the driver on its controller, "
+                             "N / --processes slots per job, one job per compute node by default")
     parser.add_argument("--json", type=Path, default=None, help="also write every figure here")
     parser.add_argument("--one", nargs=2, metavar=("N", "MODE"), help=argparse.SUPPRESS)  # a child's run
     parser.add_argument("overrides", nargs="*", help="more config overrides for every run (key=value)")
     args = parser.parse_args(argv)
+    args.processes = args.processes or 2
     if min(args.slots) < 1 or args.processes < 1 or args.budget < 1:
         parser.error("--slots, --processes and --budget must be positive")
     if args.recalibrate or not args.table.is_file():
@@ -173,22 +228,44 @@ def main(argv: list[str] | None = None) -> int:
     if args.one:
         slots, mode = int(args.one[0]), args.one[1]
         r = scale_run(slots, args.processes, mode == "on", args.table.resolve(), args.budget,
-                      args.runs_dir / f"N{slots}-overlap-{mode}", args.overrides, args.overhead_tasks)
+                      args.runs_dir / f"N{slots}-overlap-{mode}{'-slurm' if args.slurm else ''}", args.overrides,
+                      args.overhead_tasks, slurm=args.slurm)
         print(RESULT + json.dumps(r))
         return 0
-    results = []
-    for slots in args.slots:
-        for mode in args.modes:
-            r = _run_in_child(args, slots, mode)
-            results.append(r)
-            print(f"N={r['slots']} overlap={mode}: {r['evaluations']} evaluations in {r['wall_s']:.0f} s, "
-                  f"{r['outer_iterations']} outer iterations; head node per iteration: "
-                  + ", ".join(f"{p[:-2]} {r['head_' + p]:.2f} s" for p in PHASES), flush=True)
+    with (nodes_cluster() if args.slurm else contextlib.nullcontext()):
+        results = [_run_and_say(args, slots, mode) for slots in args.slots for mode in args.modes]
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     for r in results:
         print(line(r))
     return 0
+
+
+def _run_and_say(args, slots: int, mode: str) -> dict:
+    r = _run_in_child(args, slots, mode)
+    print(f"N={r['slots']} overlap={mode}{' slurm' if r['slurm'] else ''}: {r['evaluations']} evaluations in "
+          f"{r['wall_s']:.0f} s, {r['outer_iterations']} outer iterations; head node per iteration: "
+          + ", ".join(f"{p[:-2]} {r['head_' + p]:.2f} s" for p in PHASES), flush=True)
+    return r
+
+
+@contextlib.contextmanager
+def nodes_cluster():
+    """The three-host SLURM cluster: the one that is up (the SLURM tests' own), or one started
+    here and stopped afterwards."""
+    import subprocess
+    name = os.environ.get("SLURM_NODES_NAME", "dsame")
+    up = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True)
+    if up.returncode == 0 and f"{name}-ctl" in up.stdout.split():
+        yield
+        return
+    done = subprocess.run(["bash", str(NODES_SCRIPT), "start"], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"error: cannot start the three-host SLURM cluster: {done.stderr.strip()[-1000:]}")
+    try:
+        yield
+    finally:
+        subprocess.run(["bash", str(NODES_SCRIPT), "stop"], cwd=ROOT, capture_output=True, text=True)
 
 
 if __name__ == "__main__":

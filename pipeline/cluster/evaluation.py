@@ -9,7 +9,7 @@ import numpy as np
 from distributed import as_completed
 
 from workers.errors import DeckError as EngineDeckError
-from workers.protocol.results import summarize
+from workers.protocol.tally import summarize_tallies
 
 from ..deck_space import DeckSpace
 from ..errors import ConfigError, EvaluationError
@@ -21,23 +21,47 @@ def evaluation_seed(run_seed: int, eval_id: int) -> int:
     return int(np.random.SeedSequence([int(run_seed), 0xDECC, int(eval_id)]).generate_state(1)[0])
 
 
-def check_failures(eval_id: int, records: list, max_share: float, opponent_names: list[str]) -> None:
+def check_failures(eval_id: int, tallies: list, max_share: float, opponent_names: list[str]) -> None:
     """Games that raised inside the engine on every try are left out of an evaluation, but beyond
     a small share (cluster.max_failed_share) the numbers would describe something else, such as
     an opponent that cannot play at all: EvaluationError instead. (A game that failed a try and
     then finished counts as played; its failed tries are in the result's errors.)"""
-    games = {r.game_index for r in records}
-    finished = {r.game_index for r in records if r.error is None}
-    failed = [r for r in records if r.error is not None and r.game_index not in finished]
-    lost = {r.game_index for r in failed}
-    if not lost or (len(lost) <= max_share * len(games) and len(lost) < len(games)):
+    games = sum(t.games for t in tallies)
+    lost = {g for t in tallies for g in t.lost}
+    if not lost or (len(lost) <= max_share * games and len(lost) < games):
         return
-    first = failed[0]
-    opponent = opponent_names[first.opponent_index % len(opponent_names)]
+    game, opponent_index, seed, error = next(e for t in tallies for e in t.errors if e[0] in lost)
+    opponent = opponent_names[opponent_index % len(opponent_names)]
     raise EvaluationError(
-        f"{len(lost)} of {len(games)} games of evaluation {eval_id} failed inside the engine "
-        f"(more than cluster.max_failed_share={max_share:g}); first: game {first.game_index} "
-        f"against {opponent!r}, seed {first.seed}: {first.error}")
+        f"{len(lost)} of {games} games of evaluation {eval_id} failed inside the engine "
+        f"(more than cluster.max_failed_share={max_share:g}); first: game {game} "
+        f"against {opponent!r}, seed {seed}: {error}")
+
+
+TASK_SLOTS, MIN_AUTO_GAMES = 1000, 10
+
+
+def games_per_task(setting, games: int, slots: int) -> int:
+    """cluster.games_per_task: a count, or auto: about TASK_SLOTS / slots tasks per deck (at
+    least 1, at most one per MIN_AUTO_GAMES games), so a few slots get many small tasks to share
+    and many slots get few large ones, keeping the scheduler's tasks per second, and its share
+    of the time, small (docs/pipeline.md#task-size)."""
+    if setting != "auto":
+        return int(setting)
+    tasks = min(max(-(-TASK_SLOTS // max(slots, 1)), 1), max(games // MIN_AUTO_GAMES, 1))
+    return -(-games // tasks)
+
+
+def configured_slots(cluster_cfg, live_workers) -> int:
+    """The worker slots the cluster config asks for: a local cluster's workers (one per core by
+    default), a SLURM cluster's jobs x processes; for a cluster at an address, or a client
+    handed in, the slots there when asked (`live_workers()`)."""
+    from .clusters import default_workers
+    if cluster_cfg.kind == "local":
+        return int(cluster_cfg.n_workers or default_workers())
+    if cluster_cfg.kind == "slurm":
+        return int(cluster_cfg.jobs) * int(cluster_cfg.slurm.get("processes") or 1)
+    return live_workers()
 
 
 @dataclass
@@ -52,7 +76,7 @@ class BatchTiming:
 
 
 class EvaluationClient:
-    def __init__(self, client, space: DeckSpace, *, run_seed: int, games: int, games_per_task: int,
+    def __init__(self, client, space: DeckSpace, *, run_seed: int, games: int, games_per_task,
                  player: str, strategy: str, beam_depth: int, beam_width: int,
                  hide_deck_order: bool = False,
                  opponents_path: str | None = None, max_resubmits: int = 3,
@@ -82,6 +106,12 @@ class EvaluationClient:
         if bad:
             raise ConfigError(f"the engine cannot play {len(bad)} pool card(s): {', '.join(bad[:5])}")
 
+    def chunks(self) -> list[list[int]]:
+        """The game indices of each task of a deck; auto sizes them for the workers there now
+        (a deck's games and seeds do not depend on how they are split)."""
+        size = games_per_task(self.games_per_task, self.games, self.workers())
+        return [list(range(s, min(s + size, self.games))) for s in range(0, self.games, size)]
+
     def workers(self) -> int:
         return max(sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()), 1)
 
@@ -109,15 +139,15 @@ class PendingBatch:
         self.options = [client.options if strategies is None else {**client.options, "strategy": s}
                         for s in (strategies if strategies is not None else [None] * len(decks))]
         self.seeds = [evaluation_seed(client.run_seed, e) for e in eval_ids]
-        self.chunks = [list(range(s, min(s + client.games_per_task, client.games)))
-                       for s in range(0, client.games, client.games_per_task)]
+        self.chunks = client.chunks()
+        self.timing: BatchTiming | None = None  # once every deck is in
         self.start = time.perf_counter()
         tasks = [(d, c) for d in range(len(self.card_lists)) for c in range(len(self.chunks))]
         futures = client.client.map(  # one call for the whole batch: a submit per task costs ~0.3 ms
             play_chunk, [self.card_lists[d] for d, _ in tasks], [self.chunks[c] for _, c in tasks],
             [self.seeds[d] for d, _ in tasks], [self.options[d] for d, _ in tasks], pure=False)
         self.pending = {future: (d, c, 0) for future, (d, c) in zip(futures, tasks)}
-        self.records = [[None] * len(self.chunks) for _ in self.card_lists]
+        self.tallies = [[None] * len(self.chunks) for _ in self.card_lists]
         self.remaining = [len(self.chunks)] * len(self.card_lists)
         self.returned, self.game_s = 0, 0.0  # decks handed back so far; task seconds so far
 
@@ -130,7 +160,7 @@ class PendingBatch:
         for future in done:
             d, c, attempt = self.pending.pop(future)
             try:
-                recs, seconds = future.result()
+                tally, seconds = future.result()
             except Exception as exc:  # a lost task (KilledWorker) or a failed one: run it again
                 if attempt >= client.max_resubmits or isinstance(exc, EngineDeckError):
                     raise
@@ -138,18 +168,20 @@ class PendingBatch:
                 self.pending[again] = (d, c, attempt + 1)
                 done.add(again)
                 continue
-            self.records[d][c] = recs
+            self.tallies[d][c] = tally
             self.game_s += seconds
             self.remaining[d] -= 1
             if self.remaining[d] == 0 and progress is not None:
                 progress.update(1)
         self.returned = upto
         if upto == len(self.card_lists):
-            client.timings.append(BatchTiming(time.perf_counter() - self.start, self.game_s, client.workers()))
+            self.timing = BatchTiming(time.perf_counter() - self.start, self.game_s, client.workers())
+            client.timings.append(self.timing)
         results = []
         for d in range(first, upto):
-            flat = [r for chunk in self.records[d] for r in chunk]
-            check_failures(int(self.eval_ids[d]), flat, client.max_failed_share, client.opponent_names)
-            results.append(summarize(flat, client._engine.deck_stats(self.card_lists[d], client.space.stat_overrides),
-                                     client.opponent_names))
+            check_failures(int(self.eval_ids[d]), self.tallies[d], client.max_failed_share, client.opponent_names)
+            results.append(summarize_tallies(
+                self.tallies[d], client._engine.deck_stats(self.card_lists[d], client.space.stat_overrides),
+                client.opponent_names))
+            self.tallies[d] = None  # summarised: nothing of it is needed again
         return results

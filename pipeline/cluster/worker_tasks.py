@@ -7,6 +7,8 @@ from typing import Sequence
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
+from workers.protocol.tally import Tally
+
 _opponents_by_path: dict = {}
 
 
@@ -28,7 +30,7 @@ def opponents(path: str | None):
 
 
 def play_chunk(deck: Sequence[str], game_indices: Sequence[int], seed: int, options: dict):
-    """Play some of an evaluation's games; returns (records, seconds spent playing)."""
+    """Play some of an evaluation's games; returns (their Tally, seconds spent playing)."""
     opp = opponents(options.get("opponents_path"))
     start = time.perf_counter()
     records = engine(options.get("engine", "builtin")).play_games(
@@ -38,7 +40,8 @@ def play_chunk(deck: Sequence[str], game_indices: Sequence[int], seed: int, opti
         hide_deck_order=options.get("hide_deck_order", False),
         hero_class=options.get("hero_class", "ROGUE"),
         **options.get("engine_options", {}))
-    return records, time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    return Tally.of(records, len(opp)), seconds
 
 
 class EngineLoader(WorkerPlugin):

@@ -103,7 +103,7 @@ def _transfer_cli(path: Path, workers: int | None) -> dict:
     with open_cluster(cluster_cfg) as client:
         evaluator = EvaluationClient(
             client, space, run_seed=int(cfg.seed), games=int(cfg.opponents.games),
-            games_per_task=int(cfg.cluster.games_per_task), player=cfg.strategy.player,
+            games_per_task=cfg.cluster.games_per_task, player=cfg.strategy.player,
             strategy=cfg.strategy.evaluated, beam_depth=int(cfg.strategy.beam_depth),
             beam_width=int(cfg.strategy.beam_width),
             # a checkpoint written before the option existed has no such key: false

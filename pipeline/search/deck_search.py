@@ -2,14 +2,15 @@
 assisted family (DSA-ME, LSA-ME, the (ad), offline and no-reset variants), with the state that
 a checkpoint holds and restores.
 
-Overlap (algorithm.overlap=true, surrogate kinds): outer iteration k waits for the first
-`overlap_wait` share of batch k-1's decks (in submission order), adds them, trains, runs the
-inner loop and submits batch k while the rest of batch k-1 is still being played, then waits
-for that rest. So each surrogate is trained on every evaluation except the last decks of the
-batch in flight (the paper's synchronous loop trains on all of them), and the workers go from
-one batch to the next without waiting for the head node. Which decks each step sees does not
-depend on timing, so a run is as reproducible as a synchronous one; a checkpoint holds the
-batch in flight and a resume plays it again with the same evaluation ids (the same games).
+Steady-state loop (algorithm.overlap=true, surrogate kinds; docs/pipeline.md#overlap): the
+workers' queue never runs dry. Each outer iteration trains on the evaluations submitted before
+it except the last `lag` decks (which are still being played), runs the inner loop and
+submits its batch behind them; the G initial random decks are followed at once by `lag` decks
+mutated from the real archive, so the workers also play while the first surrogate trains.
+Results are applied in submission order and every wait is for a fixed number of evaluations, so
+which data each step sees does not depend on timing: a run is as reproducible as a synchronous
+one, and a checkpoint holds every batch in flight, which a resume plays again with the same
+evaluation ids (the same games).
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cluster.clusters import stops_deferred
+from ..cluster.evaluation import configured_slots
 from ..deck_space import DeckSpace
 from ..errors import CheckpointError
 from ..state import checkpoint as ckpt
@@ -32,7 +35,8 @@ from .surrogate import Surrogate
 
 N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.protocol.results.TARGET_NAMES)
 SOURCE_RANDOM, SOURCE_MUTATION, SOURCE_SURROGATE = 0, 1, 2
-PENDING = "pending"  # the checkpoint group of the batch in flight (overlap)
+PENDING = "pending"  # the checkpoint group of the batches in flight
+LAG_PER_SLOT = 2  # algorithm.lag=auto: decks in flight per worker slot while the head node works
 
 
 @dataclass
@@ -45,9 +49,14 @@ class InFlight:
     source: int
     iteration: int
     log: dict = field(default_factory=dict)
-    batch: object = None  # the evaluator's PendingBatch
+    batch: object = None  # the evaluator's PendingBatch, of the decks from `offset` on
+    offset: int = 0
     added: int = 0  # its first decks already added to the archive
     wait_s: float = 0.0
+
+    @property
+    def waiting(self) -> int:
+        return len(self.decks) - self.added
 
 
 class Search:
@@ -66,7 +75,8 @@ class Search:
         self.history: list[dict] = []
         self.surrogate: Surrogate | None = None
         self.grid: SurrogateGrid | None = None
-        self.in_flight: InFlight | None = None
+        self.flights: list[InFlight] = []  # in submission order
+        self.lag: int | None = None  # the steady-state loop's, fixed when the run starts
         self._eval_bar = None
         if self.algo.kind == "surrogate":
             self.surrogate = Surrogate.from_config(self.algo.model, cfg.surrogate, space.size,
@@ -79,7 +89,11 @@ class Search:
     @property
     def submitted(self) -> int:
         """Evaluations done or in flight."""
-        return self.evaluations + (len(self.in_flight.decks) - self.in_flight.added if self.in_flight else 0)
+        return self.evaluations + sum(f.waiting for f in self.flights)
+
+    @property
+    def steady_state(self) -> bool:
+        return self.algo.kind == "surrogate" and bool(self.algo.overlap)
 
     # --- start or resume ----------------------------------------------------------------
     def resume(self, saved: ckpt.Checkpoint) -> None:
@@ -106,23 +120,37 @@ class Search:
                 self.grid.load_state(saved.arrays["surrogate_archive"])
             except (ValueError, IndexError) as exc:
                 raise ckpt.damaged(saved.path, f"its surrogate archive does not fit the config ({exc})") from None
+        if self.steady_state:  # the lag the run started with, whatever the cluster is now
+            lag = state.get("lag")
+            if not isinstance(lag, int) or lag < 0:
+                raise ckpt.damaged(saved.path, f"its steady-state lag is {lag!r}, not a count of decks")
+            self.lag = lag
         if PENDING in saved.arrays:
-            self.in_flight = self._restore_in_flight(saved)
+            self.flights = self._restore_flights(saved)
 
-    def _restore_in_flight(self, saved: ckpt.Checkpoint) -> InFlight:
-        """The batch that was in flight when the checkpoint was written (`run` plays it again)."""
+    def _restore_flights(self, saved: ckpt.Checkpoint) -> list[InFlight]:
+        """The batches that were in flight when the checkpoint was written (`run` plays again
+        what of them was not added yet)."""
         pending, about = saved.arrays[PENDING], saved.state.get(PENDING)
         try:
             decks, ids = pending["decks"].astype(np.int16), pending["eval_id"].astype(np.int64)
+            which = pending["flight"].astype(np.int64)
             for d in decks:
                 self.space.validate(d)
-            if not isinstance(about, dict) or len(decks) != len(ids) or not len(decks) \
-                    or not np.array_equal(ids, np.arange(self.evaluations, self.evaluations + len(decks))):
+            if not isinstance(about, list) or not about or len(decks) != len(ids) or len(which) != len(ids):
+                raise ValueError("its parts do not match")
+            if not np.array_equal(which, np.repeat(np.arange(len(about)), np.bincount(which, minlength=len(about)))):
+                raise ValueError("its batches are not in order")
+            flights = [InFlight(decks[which == i], ids[which == i], int(a["source"]), int(a["iteration"]),
+                                dict(a["log"]), added=int(a["added"])) for i, a in enumerate(about)]
+            first = self.evaluations - flights[0].added
+            if not 0 <= flights[0].added < len(flights[0].decks) or any(f.added for f in flights[1:]) \
+                    or not np.array_equal(ids, np.arange(first, first + len(ids))) \
+                    or not np.array_equal(self.decks[first:], flights[0].decks[:flights[0].added]):
                 raise ValueError("it does not follow the evaluations")
-            flight = InFlight(decks, ids, int(about["source"]), int(about["iteration"]), dict(about["log"]))
         except (KeyError, TypeError, ValueError) as exc:
-            raise ckpt.damaged(saved.path, f"its batch in flight cannot be played again ({exc})") from None
-        return flight
+            raise ckpt.damaged(saved.path, f"its batches in flight cannot be played again ({exc})") from None
+        return flights
 
     def prepare_offline_surrogate(self) -> None:
         """The offline variants' fixed model: trained once on a file's evaluations, or loaded."""
@@ -148,22 +176,29 @@ class Search:
     # --- the loop ------------------------------------------------------------------------
     def run(self) -> None:
         budget = int(self.algo.budget)
+        if self.steady_state and self.lag is None:
+            self.lag = steady_state_lag(self.cfg, self.evaluator)
         with self._bar(total=budget, initial=self.evaluations, desc="evaluations", unit="deck",
                        leave=True) as bar:
             self._eval_bar = bar
-            if self.in_flight is not None and self.in_flight.batch is None:  # resumed with a batch in flight
-                self.in_flight.batch = self.evaluator.submit(self.in_flight.decks, self.in_flight.ids)
+            for flight in self.flights:  # resumed with batches in flight: play them again
+                if flight.batch is None:
+                    flight.offset = flight.added
+                    flight.batch = self.evaluator.submit(flight.decks[flight.added:], flight.ids[flight.added:])
+            if not self.steady_state and self.flights:  # stopped while waiting for a batch
+                self._collect_until(self.submitted)
+                self.checkpoint()
             while self.submitted < budget:
                 if self.algo.kind == "surrogate":
-                    self._surrogate_step()
+                    self._steady_step() if self.steady_state else self._surrogate_step()
                     self.checkpoint()
                 else:
                     since = self.evaluations
                     while self.evaluations < budget and self.evaluations - since < int(self.algo.checkpoint_every):
                         self._real_batch()
                     self.checkpoint()
-            if self.in_flight is not None:
-                self._collect()
+            if self.flights:
+                self._collect_until(self.submitted)
                 self.checkpoint()
         self.write_reports()
 
@@ -171,23 +206,49 @@ class Search:
         """One batch of MAP-Elites (or random search) on real evaluations."""
         remaining = int(self.algo.budget) - self.evaluations
         initial = remaining + self.evaluations if self.algo.kind == "random_search" else int(self.algo.initial)
-        emitter = DeckMutationEmitter(self.archive, self.space, self.rng,
-                                      min(int(self.algo.batch_size), remaining), initial,
-                                      emitted=self.evaluations)
-        random_phase = self.evaluations < initial or len(self.archive) == 0
-        decks = emitter.ask()
-        self._evaluate(decks, SOURCE_RANDOM if random_phase else SOURCE_MUTATION)
+        with stops_deferred():
+            emitter = DeckMutationEmitter(self.archive, self.space, self.rng,
+                                          min(int(self.algo.batch_size), remaining), initial,
+                                          emitted=self.evaluations)
+            random_phase = self.evaluations < initial or len(self.archive) == 0
+            self._submit(emitter.ask(), SOURCE_RANDOM if random_phase else SOURCE_MUTATION, {})
+        self._collect_until(self.submitted)
 
     def _surrogate_step(self) -> None:
-        """The initial random decks, or one outer iteration of DSA-ME."""
+        """The paper's loop: the initial random decks, or one outer iteration of DSA-ME on
+        every evaluation so far, whose batch is played before the next one starts."""
         initial = min(int(self.algo.initial), int(self.algo.budget))
-        if self.evaluations < initial:
-            self._evaluate(self.space.random_decks(self.rng, initial - self.evaluations), SOURCE_RANDOM)
+        with stops_deferred():
+            if self.evaluations < initial:
+                self._submit(self.space.random_decks(self.rng, initial - self.evaluations), SOURCE_RANDOM, {})
+            else:
+                self._submit(*self._outer_iteration())
+        self._collect_until(self.submitted)
+
+    def _steady_step(self) -> None:
+        """The steady-state loop: the initial random decks; then, once they are in, `lag` decks
+        mutated from the real archive; then one outer iteration on every evaluation but the
+        last `lag` submitted, whose batch joins the queue behind them."""
+        initial, budget = min(int(self.algo.initial), int(self.algo.budget)), int(self.algo.budget)
+        if self.submitted < initial:
+            with stops_deferred():
+                self._submit(self.space.random_decks(self.rng, initial - self.submitted), SOURCE_RANDOM, {})
             return
-        if self.in_flight is not None:  # overlap: most of the batch in flight, the rest played meanwhile
-            self._collect(upto=int(np.ceil(float(self.algo.overlap_wait) * len(self.in_flight.decks))))
+        if self.submitted < initial + self.lag:
+            self._collect_until(initial)
+            with stops_deferred():
+                count = min(initial + self.lag - self.submitted, budget - self.submitted)
+                self._submit(self._mutants(count), SOURCE_MUTATION, {"steady_state_fill": count})
+            return
+        self._collect_until(self.submitted - self.lag)
+        with stops_deferred():
+            self._submit(*self._outer_iteration())
+
+    def _outer_iteration(self) -> tuple[np.ndarray, int, dict]:
+        """Train the surrogate on the evaluations added so far, run the inner loop and select
+        the next batch: (decks, source, log)."""
         self.outer_iteration += 1
-        log = {}
+        log = {"trained_on": self.evaluations}
         start = time.perf_counter()
         if self.algo.train_online:
             with self._bar(total=int(self.cfg.surrogate.epochs), desc="training", unit="epoch") as bar:
@@ -207,18 +268,16 @@ class Search:
         decks = self._select_for_evaluation(grid)
         source = SOURCE_SURROGATE
         if not len(decks):  # everything the surrogate proposes was evaluated already
-            parents = archive_arrays(self.archive)["solution"]
-            decks = self.space.mutate(self.rng, parents[self.rng.integers(0, len(parents), int(self.algo.batch_size))])
-            decks = decks[: int(self.algo.budget) - self.submitted]
+            decks = self._mutants(int(self.algo.batch_size))
             source = SOURCE_MUTATION
         log["select_s"] = time.perf_counter() - start
-        if not self.algo.overlap:
-            self._evaluate(decks, source, extra=log)
-            return
-        submitted = self._submit(decks, source, log)
-        if self.in_flight is not None:
-            self._collect()
-        self.in_flight = submitted
+        return decks, source, log
+
+    def _mutants(self, count: int) -> np.ndarray:
+        """`count` mutations of real elites (uniform parents), cut to the remaining budget."""
+        parents = archive_arrays(self.archive)["solution"]
+        decks = self.space.mutate(self.rng, parents[self.rng.integers(0, len(parents), count)])
+        return decks[: int(self.algo.budget) - self.submitted]
 
     def _select_for_evaluation(self, grid: SurrogateGrid) -> np.ndarray:
         """The surrogate elites in cell order, without repeats (and without decks evaluated or
@@ -228,16 +287,12 @@ class Search:
         decks = decks[np.sort(first)]
         if self.algo.skip_evaluated and self.submitted:
             seen = {d.tobytes() for d in self.decks}
-            seen |= {d.tobytes() for d in (self.in_flight.decks[self.in_flight.added:] if self.in_flight else ())}
+            seen |= {d.tobytes() for f in self.flights for d in f.decks[f.added:]}
             decks = decks[[d.tobytes() not in seen for d in decks]] if len(decks) else decks
         return decks[: int(self.algo.budget) - self.submitted]
 
-    def _evaluate(self, decks: np.ndarray, source: int, extra: dict | None = None) -> None:
-        self.in_flight = self._submit(decks, source, extra or {})
-        self._collect()
-
-    def _submit(self, decks: np.ndarray, source: int, log: dict) -> InFlight:
-        """Validates the decks and sends their games to the workers, after any batch in flight."""
+    def _submit(self, decks: np.ndarray, source: int, log: dict) -> None:
+        """Validates the decks and sends their games to the workers, behind the batches in flight."""
         start = time.perf_counter()
         decks = np.asarray(decks, dtype=np.int16)
         for d in decks:
@@ -246,16 +301,21 @@ class Search:
         flight = InFlight(decks, ids, source, self.outer_iteration, log)
         flight.batch = self.evaluator.submit(decks, ids)
         log["dispatch_s"] = time.perf_counter() - start
-        return flight
+        self.flights.append(flight)
 
-    def _collect(self, upto: int | None = None) -> None:
-        """Waits for the batch in flight, up to its deck `upto` (default: all of it), and adds
-        those decks to the archive and the evaluations; the whole batch makes one log row."""
-        flight = self.in_flight
-        upto = len(flight.decks) if upto is None else max(upto, flight.added)
-        start = time.perf_counter()
-        results = flight.batch.results(progress=self._eval_bar, upto=upto)
-        flight.wait_s += time.perf_counter() - start
+    def _collect_until(self, evaluations: int) -> None:
+        """Waits for the batches in flight, in submission order, until `evaluations` decks are
+        added to the archive and the evaluations; each batch makes one log row when complete."""
+        while self.evaluations < evaluations:
+            flight = self.flights[0]
+            upto = min(len(flight.decks), flight.added + evaluations - self.evaluations)
+            start = time.perf_counter()
+            results = flight.batch.results(progress=self._eval_bar, upto=upto - flight.offset)
+            flight.wait_s += time.perf_counter() - start
+            with stops_deferred():  # a stop leaves the search as it was before or after these decks
+                self._add(flight, upto, results)
+
+    def _add(self, flight: InFlight, upto: int, results: list) -> None:
         part = slice(flight.added, upto)
         if len(results):
             decks, ids = flight.decks[part], flight.ids[part]
@@ -269,8 +329,8 @@ class Search:
         flight.added = upto
         if upto < len(flight.decks):
             return
-        self.in_flight = None
-        timing = self.evaluator.timings[-1]
+        self.flights.pop(0)
+        timing = flight.batch.timing
         self._log({"batch": len(flight.decks), "batch_wall_s": timing.wall_s, "wait_s": flight.wait_s,
                    "batch_game_s": timing.game_s, "worker_game_time_share": timing.game_time_share,
                    **flight.log})
@@ -293,10 +353,14 @@ class Search:
         state = {"rng": self.rng.bit_generator.state, "outer_iteration": self.outer_iteration,
                  "history": self.history, "algorithm": self.algo.name,
                  "evaluations": self.evaluations}
-        if self.in_flight is not None:
-            arrays[PENDING] = {"decks": self.in_flight.decks, "eval_id": self.in_flight.ids}
-            state[PENDING] = {"source": self.in_flight.source, "iteration": self.in_flight.iteration,
-                              "log": _plain(self.in_flight.log)}
+        if self.lag is not None:
+            state["lag"] = self.lag
+        if self.flights:
+            arrays[PENDING] = {"decks": np.concatenate([f.decks for f in self.flights]),
+                               "eval_id": np.concatenate([f.ids for f in self.flights]),
+                               "flight": np.repeat(np.arange(len(self.flights)), [len(f.decks) for f in self.flights])}
+            state[PENDING] = [{"source": f.source, "iteration": f.iteration, "log": _plain(f.log),
+                               "added": f.added} for f in self.flights]
         start = time.perf_counter()
         ckpt.save(self.run_dir / ckpt.FILENAME, config_yaml=self.config_yaml, identity=self.identity,
                   state=state, arrays=arrays, blobs=blobs)
@@ -320,6 +384,14 @@ class Search:
     def _bar(self, **kw):
         kw.setdefault("leave", False)
         return progress_bar(bool(self.cfg.progress), **kw)
+
+
+def steady_state_lag(cfg, evaluator) -> int:
+    """algorithm.lag: a count of decks, or auto: LAG_PER_SLOT per worker slot that the cluster
+    config asks for, enough to keep every slot busy while the head node trains and selects."""
+    if cfg.algorithm.lag != "auto":
+        return int(cfg.algorithm.lag)
+    return LAG_PER_SLOT * configured_slots(cfg.cluster, evaluator.workers)
 
 
 def _plain(row: dict) -> dict:

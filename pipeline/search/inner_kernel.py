@@ -127,7 +127,7 @@ def mutate_one(parent, limits, k, u_remove, u_add, deck_size, out):
                 r -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the Dask client and scheduler threads go on meanwhile
 def run_block(u_parent, ks, u_remove, u_add, limits, deck_size,
               w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out,
               dims, lower, interval, eps,

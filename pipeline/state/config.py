@@ -52,8 +52,8 @@ class AlgorithmCfg:
     reset: bool = True
     skip_evaluated: bool = False
     train_online: bool = True
-    overlap: bool = False  # surrogate kinds: select the next batch while the last one is played
-    overlap_wait: float = 0.8  # with overlap: the share of the last batch trained on (its first decks)
+    overlap: bool = False  # surrogate kinds: the steady-state loop (the workers' queue never runs dry)
+    lag: Any = "auto"  # with overlap: decks in flight beyond each surrogate's data; auto = 2 per worker slot
     offline: OfflineCfg = field(default_factory=OfflineCfg)
     inner: InnerCfg = field(default_factory=InnerCfg)
 
@@ -79,7 +79,7 @@ class EngineCfg:
 class ClusterCfg:
     kind: str = "local"
     n_workers: Optional[int] = None
-    games_per_task: int = 20
+    games_per_task: Any = "auto"  # or a count; auto: from the worker slots (pipeline/cluster/evaluation.py)
     max_retries: int = 3
     dashboard: bool = False  # the Dask dashboard: off, since every local user could open it
     dashboard_address: Optional[str] = None
@@ -203,7 +203,6 @@ RANGES = {
     "surrogate.batch_size": Range(1, 10 ** 6),
     "surrogate.epochs": Range(0, 10 ** 5),
     "surrogate.val_fraction": Range(0, 1, high_open=True),
-    "cluster.games_per_task": Range(1, 10 ** 5),
     "cluster.max_retries": Range(0, 100),
     "cluster.jobs": Range(0, 10 ** 4),
     "cluster.max_failed_share": Range(0, 1),
@@ -218,6 +217,7 @@ STRATEGY_RANGES = {
     "strategy_search.sigma0": Range(0, 100, low_open=True),
 }
 OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4)}  # null: one worker per core
+AUTO_RANGES = {"algorithm.lag": Range(0, 10 ** 7), "cluster.games_per_task": Range(1, 10 ** 5)}  # or "auto"
 # A local cluster beyond this only thrashes: each worker is a process with its own engine.
 LOCAL_WORKERS_PER_CORE, MIN_LOCAL_WORKERS = 4, 16
 MAX_CELLS = 250_000  # archive cells; each costs about 500 bytes in the surrogate archive
@@ -300,6 +300,10 @@ def _check_numbers(cfg: DictConfig) -> None:
         value = OmegaConf.select(cfg, key)
         if value is not None and value not in allowed:
             raise ConfigError(f"{key} must be null or a number in {allowed}, got {value}")
+    for key, allowed in AUTO_RANGES.items():
+        value = OmegaConf.select(cfg, key)
+        if value != "auto" and not (isinstance(value, int) and not isinstance(value, bool) and value in allowed):
+            raise ConfigError(f"{key} must be auto or a whole number in {allowed}, got {value!r}")
     workers, most = cfg.cluster.n_workers, max(MIN_LOCAL_WORKERS, LOCAL_WORKERS_PER_CORE * default_workers())
     if cfg.cluster.kind == "local" and workers is not None and workers > most:
         raise ConfigError(f"cluster.n_workers={workers} is more than the {most} worker processes "
@@ -422,8 +426,6 @@ def _check_combinations(checked: DictConfig) -> None:
         raise ConfigError(f"algorithm {algo.name} needs algorithm.offline.path=<a run's checkpoint.h5>")
     if algo.kind == "surrogate" and algo.offline.source == "none" and not algo.train_online:
         raise ConfigError("algorithm.train_online=false needs an offline surrogate (algorithm.offline.source)")
-    if not 0.0 <= algo.overlap_wait <= 1.0:
-        raise ConfigError(f"algorithm.overlap_wait must be between 0 and 1, got {algo.overlap_wait}")
     if algo.overlap and algo.kind != "surrogate":
         raise ConfigError(f"algorithm.overlap=true needs a surrogate algorithm ({algo.name} is "
                           f"{algo.kind}): only those have head-node work to overlap with the games")
@@ -499,7 +501,7 @@ def identity(cfg: DictConfig) -> dict:
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
     if isinstance(plain.get("algorithm"), dict) and plain["algorithm"].get("overlap") is False:
-        for key in ("overlap", "overlap_wait"):  # synchronous runs keep the identity they had before
+        for key in ("overlap", "overlap_wait", "lag"):  # synchronous runs keep the identity they had before
             plain["algorithm"].pop(key, None)
     return {k: v for k, v in plain.items() if k not in NOT_IDENTITY}
 

@@ -11,7 +11,8 @@ from .helpers import (ROOT, assert_same_run, final_state, kill_group, run_pipeli
                       start_pipeline, wait_for)
 
 LONGER = {  # a few outer iterations (or checkpoints) so there is something to interrupt
-    "dsa_me": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100"],  # overlap on
+    # the steady-state loop, with several batches in flight at most checkpoints
+    "dsa_me": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100", "algorithm.lag=12"],
     "dsa_me_sync": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
                     "algorithm.overlap=false"],
     "map_elites": ["algorithm=map_elites", "algorithm.budget=100"],
@@ -62,6 +63,17 @@ def test_sigkill_at_several_points_then_resume_gives_the_same_run(tmp_path, refe
 def test_one_or_two_workers_give_the_same_run(tmp_path, reference):
     run_pipeline(*LONGER["dsa_me"], "cluster.n_workers=2", "cluster.games_per_task=2", run_dir=tmp_path / "two")
     assert_same_run(final_state(tmp_path / "two"), final_state(reference / "dsa_me"))
+
+
+def test_each_steady_state_surrogate_sees_all_but_the_last_lag_decks(reference):
+    rows = [json.loads(r) for r in (reference / "dsa_me" / "metrics.jsonl").read_text().splitlines()]
+    fill = [r for r in rows if "steady_state_fill" in r]
+    assert [(r["evaluations"], r["batch"]) for r in fill] == [(32, 12)]  # 20 initial decks, then lag mutants
+    trained = [r for r in rows if "trained_on" in r]
+    assert len(trained) >= 3
+    for r in trained:  # the batch's first deck was the (evaluations - batch)-th submitted
+        assert r["trained_on"] == r["evaluations"] - r["batch"] - 12
+    assert rows[-1]["evaluations"] == 120
 
 
 def test_a_deck_file_is_evaluated():

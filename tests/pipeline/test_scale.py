@@ -14,7 +14,8 @@ from workers.protocol import timed_standin
 from .helpers import ROOT
 
 LINE = re.compile(r"^scale N=(\d+) overlap=(on|off): busy_share ([\d.]+), evaluations_per_hour (\d+), "
-                  r"head_s_per_iteration ([\d.]+), scheduler_ms_per_task ([\d.]+), driver_peak_mib (\d+), "
+                  r"head_s_per_iteration ([\d.]+), scheduler_ms_per_task ([\d.]+), head_cpu_ms_per_task ([\d.]+), "
+                  r"head_cpu_s_per_iteration ([\d.]+), driver_peak_mib (\d+), "
                   r"paper_trial_h ([\d.]+)$")
 
 

@@ -1,0 +1,78 @@
+"""A chunk of an evaluation's games as the head node needs them: per opponent, the sums of the
+protocol's integer statistics (one small array), and the failed tries. A Dask task returns this
+instead of a Python object per game, so the head node's work per task is a few array additions.
+The sums are of integers, so `summarize_tallies` gives exactly what `summarize` gives on the
+records themselves."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .results import EvaluationResult, GameRecord, OpponentBreakdown
+
+FIELDS = ("games", "won", "health_difference", "turns", "hand_size_sum", "minion_damage",
+          "cards_drawn", "mana_spent", "mana_available")
+_COLUMN = {name: i for i, name in enumerate(FIELDS)}
+
+
+@dataclass
+class Tally:
+    sums: np.ndarray  # int64 (opponents, FIELDS): over the games that finished
+    games: int  # distinct games tried
+    errors: list[tuple[int, int, int, str]]  # every failed try: (game index, opponent index, seed, message)
+    lost: list[int]  # games that failed on every try
+
+    @classmethod
+    def of(cls, records: Sequence[GameRecord], opponents: int) -> "Tally":
+        sums = np.zeros((opponents, len(FIELDS)), dtype=np.int64)
+        finished = set()
+        for r in records:
+            if r.error is None:
+                finished.add(r.game_index)
+                sums[r.opponent_index] += (1, r.won, r.own_health - r.enemy_health, r.turns,
+                                                       r.hand_size_sum, r.minion_damage, r.cards_drawn,
+                                                       r.mana_spent, r.mana_available)
+        errors = [(r.game_index, r.opponent_index, r.seed, r.error) for r in records if r.error is not None]
+        lost = sorted({e[0] for e in errors} - finished)
+        return cls(sums, len({r.game_index for r in records}), errors, lost)
+
+
+def summarize_tallies(tallies: Sequence[Tally], deck_stats: dict[str, float],
+                      opponent_names: Sequence[str]) -> EvaluationResult:
+    """The evaluation's summary from its chunks' tallies (as results.summarize on the records)."""
+    per_opponent = sum(t.sums for t in tallies)
+    errors = sorted(((g, seed, message) for t in tallies for g, _, seed, message in t.errors), key=lambda e: e[0])
+    total = [int(v) for v in per_opponent.sum(axis=0)]
+    col = _COLUMN
+    n = total[col["games"]]
+    if not n:
+        raise RuntimeError(f"every game of the evaluation raised inside the engine: {errors[:3]}")
+    turns = total[col["turns"]]
+    per_turn = max(turns, 1)
+    ancillary = {
+        "win_rate": total[col["won"]] / n,
+        "damage_per_turn": total[col["minion_damage"]] / per_turn,
+        "cards_drawn_per_turn": total[col["cards_drawn"]] / per_turn,
+        "mana_spent_per_turn": total[col["mana_spent"]] / per_turn,
+        "mana_wasted_per_turn": (total[col["mana_available"]] - total[col["mana_spent"]]) / per_turn,
+        **deck_stats,
+    }
+    breakdown = []
+    for index, name in enumerate(opponent_names):
+        row = [int(v) for v in per_opponent[index]]
+        m = row[col["games"]]
+        if not m:
+            continue
+        breakdown.append(OpponentBreakdown(
+            name=name, games=m, win_rate=row[col["won"]] / m, health_difference=row[col["health_difference"]] / m,
+            turns=row[col["turns"]] / m, hand_size=row[col["hand_size_sum"]] / max(row[col["turns"]], 1)))
+    return EvaluationResult(
+        objective=total[col["health_difference"]] / n,
+        measures=(turns / n, total[col["hand_size_sum"]] / per_turn),
+        ancillary=ancillary,
+        per_opponent=breakdown,
+        games=n,
+        errors=errors,
+    )
