@@ -44,12 +44,13 @@ def run(cfg: DictConfig, client=None) -> Path | None:
                 search.resume(saved)
             else:
                 search.prepare_offline_surrogate()
-            with _cluster_and_client(cfg, space, client) as evaluator:
+            with _cluster_log(run_dir), _cluster_and_client(cfg, space, client) as evaluator:
                 rd.write_config(run_dir, cfg, saved)  # also repairs a missing or damaged config.yaml
                 if saved is not None:
                     print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
                 search.evaluator = evaluator
-                search.run()
+                with _last_checkpoint(search, cfg):
+                    search.run()
     print(f"run finished: {run_dir}", file=sys.stderr)
     print(summary(search))
     return run_dir
@@ -130,6 +131,40 @@ def _noting_stops(search):
     except Stopped as stop:
         stop.kept = (search.run_dir, search.saved_evaluations)
         raise
+
+
+CLUSTER_LOG = "cluster.log"  # in the run folder: what the cluster did to the run (lost and replaced jobs)
+
+
+@contextlib.contextmanager
+def _cluster_log(run_dir: Path):
+    """The cluster's events (pipeline/cluster/clusters.py: say) go to the run's cluster.log too."""
+    from .cluster.clusters import set_event_log
+    set_event_log(Path(run_dir) / CLUSTER_LOG)
+    try:
+        yield
+    finally:
+        set_event_log(None)
+
+
+@contextlib.contextmanager
+def _last_checkpoint(search, cfg):
+    """A stop (SIGTERM from scancel or a preemption, SIGINT) in the middle of the search writes
+    one more checkpoint before the cluster closes: the search's state is whole whenever a stop
+    leaves run() (its results are applied inside stops_deferred blocks), and the checkpoint holds
+    the batches still in flight, which the resumed run plays again with the same seeds. So a
+    preempted job loses only the games in flight, not the work since the last outer iteration.
+    If the write fails, the last complete checkpoint stays."""
+    try:
+        yield
+    except Stopped as stop:
+        if cfg.algorithm.kind != "cma_me":  # the strategy search keeps its own checkpoints
+            try:
+                search.checkpoint()
+            except Exception as exc:  # noqa: BLE001 - the stop goes on; the older checkpoint stays
+                print(f"stopping: the last checkpoint was not written ({type(exc).__name__}: {exc}); "
+                      "the one before stays", file=sys.stderr)
+        raise stop
 
 
 def stopped_message(stop: Stopped) -> str:

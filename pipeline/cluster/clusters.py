@@ -23,7 +23,10 @@ from ..errors import ConfigError, PipelineError
 
 # Keys of cluster.slurm that the pipeline reads itself; the rest go to dask_jobqueue.SLURMCluster.
 PIPELINE_SLURM_KEYS = ("qos", "tls", "lifetime_margin_min", "lifetime_stagger_min",
-                       "dashboard_address")
+                       "dashboard_address", "tcp_timeout_s", "worker_ttl_s", "lost_job_after_s", "watch_every_s")
+# How faults are noticed (docs/slurm.md#faults), seconds; cluster.slurm.<key> overrides each.
+FAULT_DEFAULTS = {"tcp_timeout_s": 30, "worker_ttl_s": 60, "lost_job_after_s": 60, "watch_every_s": 5}
+MIN_TCP_TIMEOUT_S = 11  # distributed's keepalive: 10 probes plus an idle second
 LOOPBACK = "127.0.0.1"
 START_ATTEMPTS = 3  # a local cluster whose start fails (a worker process killed early) starts again
 log = logging.getLogger(__name__)
@@ -97,6 +100,10 @@ def slurm_cluster_kwargs(cfg, security=None) -> dict:
     # The worker's HTTP server (health and metrics pages, plain HTTP) would listen on every
     # interface of the node, open to every host of the cluster network: closed, as nothing reads it.
     opts["worker_extra_args"] += ["--preload", "pipeline.cluster.job_worker"]
+    # A worker whose scheduler stops answering (its node cut off) notices after the same timeout
+    # as the scheduler does, closes and ends its job, which is then replaced.
+    opts["job_script_prologue"] = [*(opts.get("job_script_prologue") or []),
+                                   f"export DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP={fault_settings(cfg)['tcp_timeout_s']:g}s"]
     scheduler_options = dict(opts.pop("scheduler_options", None) or {})
     if not opts.get("interface") and not {"host", "interface"} & set(scheduler_options):
         scheduler_options["host"] = scheduler_host()
@@ -115,6 +122,33 @@ def slurm_cluster_kwargs(cfg, security=None) -> dict:
         log_dir.mkdir(parents=True, exist_ok=True)
         opts["log_directory"] = str(log_dir.resolve())
     return opts
+
+
+def fault_settings(cfg) -> dict:
+    """cluster.slurm's fault timeouts (FAULT_DEFAULTS), checked: seconds as floats."""
+    slurm = cfg.slurm if cfg.get("slurm") is not None else {}
+    out = {}
+    for key, default in FAULT_DEFAULTS.items():
+        value = slurm.get(key, default)
+        value = default if value is None else value
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 86400:
+            raise ConfigError(f"cluster.slurm.{key} must be a number of seconds between 0 and 86400, got {value!r}")
+        out[key] = float(value)
+    if out["tcp_timeout_s"] < MIN_TCP_TIMEOUT_S:
+        raise ConfigError(f"cluster.slurm.tcp_timeout_s must be at least {MIN_TCP_TIMEOUT_S} (Dask's TCP keepalive "
+                          f"sends 10 probes), got {out['tcp_timeout_s']:g}")
+    return out
+
+
+def fault_dask_config(settings: dict) -> dict:
+    """The scheduler's side (it runs in the driver): a connection silent for tcp_timeout_s is dead
+    (TCP keepalive and user timeout), so a worker on a node that went down or was cut off leaves
+    the scheduler then and its tasks run again elsewhere; a worker that sends no heartbeat for
+    worker_ttl_s is dropped even if its connection looks alive. jobqueue's own handling of a lost
+    worker (cancel its job after 15 s, only for one-process jobs) is left to the JobWatch."""
+    return {"distributed.comm.timeouts.tcp": f"{settings['tcp_timeout_s']:g}s",
+            "distributed.scheduler.worker-ttl": f"{settings['worker_ttl_s']:g}s",
+            "distributed.deploy.lost-worker-timeout": "3650 days"}
 
 
 def _ipv4_interfaces() -> list[tuple[str, str]]:
@@ -349,19 +383,26 @@ def _open_local(cfg, stack):
 
 
 def _open_slurm(cfg, stack):
+    import dask
     from dask_jobqueue import SLURMCluster
     from distributed import Client
     if int(cfg.jobs) < 1:
         raise ConfigError(f"cluster.jobs must be at least 1 for cluster=slurm, got {cfg.jobs}")
+    settings = fault_settings(cfg)
+    dask.config.set(fault_dask_config(settings))  # before the scheduler starts: it reads them then
     with stops_deferred(), _http_pages(bool(cfg.dashboard)):
         cluster = SLURMCluster(**slurm_cluster_kwargs(cfg))
         stack.callback(_quietly, cluster.close)  # cancels the worker jobs
-    # adapt with minimum = maximum: a job that ends (walltime, lifetime, scancel, node
-    # failure) is replaced by a new one; plain scale() would not resubmit it.
-    cluster.adapt(minimum_jobs=int(cfg.jobs), maximum_jobs=int(cfg.jobs))
+    cluster.scale(jobs=int(cfg.jobs))
     client = Client(cluster, security=cluster.security)
     stack.callback(_quietly, client.close)
     _wait_for_a_worker(cluster, client, cfg)
+    # From here a worker job that ends (walltime, killed, out of memory, its node down) or whose
+    # workers all left the scheduler is replaced by a new one, and each loss is said.
+    watch = JobWatch(cluster, int(cfg.jobs), lost_after=settings["lost_job_after_s"],
+                     every=settings["watch_every_s"])
+    watch.start()
+    stack.callback(watch.stop)  # before the cluster closes (a stack unwinds last in, first out)
     return client
 
 
@@ -409,6 +450,176 @@ def _ended_jobs(job_ids, address: str, cfg) -> str:
                 "every node mounts (it also holds the workers' TLS files)")
     return (f"the {len(job_ids)} worker job(s) ({', '.join(map(str, job_ids))}) ended before a worker "
             f"reached the scheduler at {address}; job {first}: {said}")
+
+
+# --- what a run's cluster does to it, said ----------------------------------------------
+_EVENTS = {"path": None}
+
+
+def set_event_log(path) -> None:
+    """Cluster events (lost workers and jobs, replacements) are also appended to this file (the
+    run's cluster.log, private to the user); None: stderr only."""
+    _EVENTS["path"] = None if path is None else Path(path)
+
+
+def say(line: str) -> None:
+    """One line about the cluster, on stderr (the driver job's output file under sbatch) and in
+    the run's cluster.log, stamped with the UTC time."""
+    text = f"cluster {time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())}: {line}"
+    print(text, file=sys.stderr, flush=True)
+    path = _EVENTS["path"]
+    if path is not None:
+        with contextlib.suppress(OSError):
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            with os.fdopen(fd, "a") as f:
+                f.write(text + "\n")
+
+
+ENDING = ("COMPLETING", "CG")  # a job SLURM is ending: as good as gone
+
+
+class JobWatch:
+    """Keeps `jobs` worker jobs up for the whole run. Every `every` seconds it compares the
+    cluster's worker jobs with squeue and with the workers connected to the scheduler:
+
+    - a worker that left the scheduler is said at once (its tasks already run again elsewhere:
+      the scheduler reschedules them, the evaluation client resubmits a task that failed);
+    - a job that SLURM no longer runs (walltime, killed, out of memory, node failure, a worker
+      that closed after losing the scheduler), or that runs but none of whose workers has been
+      connected for `lost_after` seconds (its node down or cut off: SLURM notices a node only
+      after SlurmdTimeout), is lost: it is cancelled (a job on a node that is gone ends when the
+      node answers again) and a new job is submitted in its place, to keep `jobs` up.
+
+    dask-jobqueue's own adapt/lost-worker handling is not used: it replaced a lost job only for
+    one-process jobs and said nothing. Runs in a thread of the driver; the cluster's state is
+    changed on the cluster's event loop."""
+
+    def __init__(self, cluster, jobs: int, *, lost_after: float, every: float, squeue=None, emit=say):
+        self.cluster, self.jobs, self.lost_after, self.every = cluster, jobs, lost_after, every
+        self.squeue, self.emit = squeue or _squeue, emit
+        self.lost = self.replaced = 0
+        self.known: dict[str, str] = {}        # job name -> SLURM job id, jobs seen submitted
+        self.node: dict[str, str] = {}         # job id -> node it ran on
+        self.connected_at: dict[str, float] = {}  # job id -> when a worker of it was last connected
+        self.workers: dict[str, tuple[str, str]] = {}  # worker address -> (worker name, job id)
+        self.waiting: list[str] = []           # lost job ids whose replacement is not submitted yet
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="dsame-job-watch", daemon=True)
+
+    def start(self) -> None:
+        self.check(first=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=10)  # a stop's grace period is short; the thread is a daemon
+        if self.lost:
+            self.emit(f"{self.lost} worker job(s) lost and {self.replaced} replaced in this run")
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.check()
+            except Exception as exc:  # noqa: BLE001 - the watch must outlive a bad moment
+                log.warning("job watch: %s: %s", type(exc).__name__, exc)
+
+    def check(self, first: bool = False) -> None:
+        from distributed.core import Status
+        cluster = self.cluster
+        if self._stop.is_set() or cluster.status in (Status.closing, Status.closed):
+            return
+        now = time.monotonic()
+        jobs = {name: str(job.job_id) for name, job in list(cluster.workers.items())
+                if getattr(job, "job_id", None)}
+        for name, job_id in jobs.items():
+            if self.known.get(name) != job_id:
+                if not first and self.waiting:
+                    old = self.waiting.pop(0)
+                    self.replaced += 1
+                    self.emit(f"worker job {job_id} submitted in place of lost job {old} "
+                              f"({self.lost} lost, {self.replaced} replaced so far)")
+                self.known[name] = job_id
+        workers = {}
+        for address, info in list(cluster.scheduler_info.get("workers", {}).items()):
+            name = str(info.get("name"))
+            job_name = name if name in jobs else name.rsplit("-", 1)[0]
+            if job_name in jobs:
+                workers[address] = (name, jobs[job_name])
+                self.connected_at[jobs[job_name]] = now
+        for address in set(self.workers) - set(workers):
+            name, job_id = self.workers[address]
+            where = f" on {self.node[job_id]}" if job_id in self.node else ""
+            self.emit(f"lost worker {name} ({address}, job {job_id}{where}); its tasks run again on the "
+                      f"other workers")
+        self.workers = workers
+        states = self.squeue([*jobs.values()])
+        if states is None:  # squeue did not answer: judge nothing this time
+            return
+        for name, job_id in jobs.items():
+            state, node = states.get(job_id, ("", ""))
+            if node and node not in ("(null)", "-"):
+                self.node[job_id] = node
+            where = f" on {self.node[job_id]}" if job_id in self.node else ""
+            if not state or state in ENDING:
+                ended = _ended_state(job_id) if not state else "COMPLETING"
+                reason = f"ended ({ended or 'gone from squeue'})"
+            elif state == "RUNNING" and job_id in self.connected_at and \
+                    now - self.connected_at[job_id] >= self.lost_after:
+                reason = (f"running, but none of its workers has reached the scheduler for "
+                          f"{now - self.connected_at[job_id]:.0f} s (its node down or cut off?)")
+            else:
+                continue
+            self.lost += 1
+            self.emit(f"lost worker job {job_id}{where}: {reason}; cancelling it and submitting a new "
+                      f"one to keep {self.jobs} ({self.lost} lost so far)")
+            self.waiting.append(job_id)
+            cluster.sync(self._replace, name)
+
+    async def _replace(self, name: str) -> None:
+        """On the cluster's loop: forget job `name`, cancel it, and scale back up to `jobs`."""
+        cluster = self.cluster
+        if self._stop.is_set():  # the cluster is closing: it cancels what it has, submits nothing
+            return
+        job = cluster.workers.pop(name, None)
+        cluster.worker_spec.pop(name, None)
+        if job is not None:
+            with contextlib.suppress(Exception):
+                await job.close()  # scancel; SLURM ends it on a node that is gone once it answers
+        cluster.scale(jobs=self.jobs)
+
+
+def _squeue(job_ids) -> dict[str, tuple[str, str]] | None:
+    """Job id -> (state, node) of those of `job_ids` that SLURM still lists; None when squeue
+    cannot tell."""
+    import getpass
+    import subprocess
+    if not job_ids:
+        return {}
+    try:
+        done = subprocess.run(["squeue", "-h", "-u", getpass.getuser(), "-o", "%i %T %N"], capture_output=True,
+                              text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    rows = (f"{line} -".split()[:3] for line in done.stdout.splitlines() if line.strip())
+    return {job: (state, node) for job, state, node in rows if job in set(job_ids)}
+
+
+def _ended_state(job_id: str) -> str:
+    """How SLURM says job `job_id` ended (TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, CANCELLED, FAILED,
+    COMPLETED ...), '' if it no longer knows."""
+    import subprocess
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        out = subprocess.run(["scontrol", "-o", "show", "job", str(job_id)], capture_output=True, text=True,
+                             timeout=30).stdout
+        fields = dict(f.split("=", 1) for f in out.split() if "=" in f)
+        state = fields.get("JobState", "")
+        if state and fields.get("Reason", "None") not in ("None", ""):
+            state += f", {fields['Reason']}"
+        return state
+    return ""
 
 
 def _open_address(cfg, stack):

@@ -1,0 +1,338 @@
+"""Faults a shared HPC cluster has (issue 39), on real SLURM daemons: a compute node that goes
+down and comes back, a network that splits and heals, the driver job preempted and requeued, and
+worker jobs killed by their walltime. Each run must say what it lost (stderr and the run's
+cluster.log), replace lost worker jobs, and end with the archive, evaluations and RNG of an
+undisturbed run.
+
+The games are the timed stand-in's (engine=scale_standin, workers/protocol/timed_standin.py):
+each task sleeps as long as its games would take and returns a fixed table's records, so tasks
+are in flight when a fault strikes while the two-core machine stays idle; the results depend on
+the table's records, not on its times, so one fast undisturbed run is the reference of all."""
+import re
+import shutil
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.pipeline.helpers import (ROOT, TINY, assert_same_run, command, final_state, run_pipeline,
+                                    saved_evaluations, wait_for)
+
+from .conftest import CTL, NODES, NODES_DIR, on_ctl
+from .jobs import ENDED, jobs_named, job_state, sbatch, wait_job
+
+pytestmark = pytest.mark.timeout(600)
+
+BUDGET = 100
+# Dask's timeouts, short for the tests (conf/cluster/slurm.yaml: 30, 60, 60, 5): a dead
+# connection is noticed after 12 s, a job without a connected worker is replaced 10 s later.
+FAST_FAULTS = ["cluster.slurm.tcp_timeout_s=12", "cluster.slurm.worker_ttl_s=30",
+               "cluster.slurm.lost_job_after_s=10", "cluster.slurm.watch_every_s=2"]
+NOTICE_S = 12 + 2 * 2 + 15  # the TCP timeout, two watch rounds, and room for a busy machine
+LOST = re.compile(r"^cluster [\d-]+ [\d:]+: lost worker ", re.M)
+
+
+# --------------------------------------------------------------------------- the stand-in
+def write_table(path: Path, seconds_per_game: float) -> Path:
+    """A stand-in table: 40 random decks of the rogue pool with 12 games of made-up but plausible
+    records each (seeded: every table has the same records), each game taking `seconds_per_game`."""
+    from pipeline.deck_space import DeckSpace
+    from workers.protocol.timed_standin import RECORD_FIELDS
+    space = DeckSpace.from_pool_file()
+    rng = np.random.default_rng(39)
+    decks, games = space.random_decks(rng, 40), 12
+    turns = rng.integers(5, 15, (len(decks), games))
+    hand = turns * rng.integers(1, 7, (len(decks), games))
+    fields = {"won": rng.integers(0, 2, turns.shape), "own_health": rng.integers(0, 31, turns.shape),
+              "enemy_health": rng.integers(0, 31, turns.shape), "turns": turns, "hand_size_sum": hand,
+              "minion_damage": rng.integers(0, 40, turns.shape), "cards_drawn": turns + rng.integers(0, 4, turns.shape),
+              "mana_spent": turns * 3, "mana_available": turns * 4, "hand_size_start_sum": hand + turns}
+    records = np.stack([fields[f] for f in RECORD_FIELDS], axis=-1).astype(np.int64)
+    np.savez(path, card_ids=np.array([c.id for c in space.cards]), decks=decks.astype(np.int16),
+             records=records, seconds_per_game=np.array([seconds_per_game]))
+    return path
+
+
+@pytest.fixture(scope="session")
+def tables():
+    """Stand-in tables by seconds per game, in a folder every host of the three-host cluster
+    sees (not /tmp)."""
+    folder = NODES_DIR.parent / f"dsame-faults-{uuid.uuid4().hex[:8]}"
+    folder.mkdir(parents=True)
+    yield {s: write_table(folder / f"table-{s:g}.npz", s) for s in (0.001, 0.2, 0.25)}
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def standin(table: Path) -> list[str]:
+    """A run of BUDGET decks on the stand-in, the synchronous loop (whose batches do not depend on
+    the number of workers)."""
+    return ["engine=scale_standin", f"engine.table={table}", f"algorithm.budget={BUDGET}",
+            "algorithm.overlap=false"]
+
+
+@pytest.fixture(scope="session")
+def standin_reference(tables, tmp_path_factory):
+    """The undisturbed run, on a LocalCluster (what the stand-in returns depends on its table's
+    records only, not on its times or the cluster)."""
+    run_dir = tmp_path_factory.mktemp("faults-reference") / "run"
+    run_pipeline(*standin(tables[0.001]), run_dir=run_dir)
+    return final_state(run_dir)
+
+
+def events(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("cluster ")]
+
+
+# --------------------------------------------------------------------- the three-host cluster
+def ctl(*args, timeout=60) -> str:
+    done = subprocess.run(on_ctl(*args), cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{' '.join(map(str, args))} on {CTL}: {done.stderr}"
+    return done.stdout
+
+
+def node_jobs(name: str) -> dict[str, tuple[str, str]]:
+    """Job id -> (state, node) of this user's pending or running jobs with this name."""
+    out = ctl("squeue", "-h", "--name", name, "-o", "%i %T %N")
+    return {job: (state, node) for job, state, node in (f"{line} -".split()[:3] for line in out.splitlines())}
+
+
+def node_workers(logs: Path, name: str, jobs: int = 2) -> list[str]:
+    return ["cluster=slurm", f"cluster.jobs={jobs}", "cluster.slurm.cores=1", "cluster.slurm.processes=1",
+            "cluster.slurm.memory=1GB", "cluster.slurm.walltime=00:20:00", "cluster.slurm.death_timeout=30",
+            f"cluster.slurm.log_directory={logs}", f"cluster.slurm.job_name={name}", *FAST_FAULTS]
+
+
+def registered(logs: Path, name: str, job: str) -> bool:
+    path = logs / f"{name}-{job}.err"
+    return path.exists() and "Registered to:" in path.read_text(errors="replace")
+
+
+def link(node: str, state: str) -> None:
+    subprocess.run(["ip", "-n", node, "link", "set", "eth0", state], check=True, timeout=30)
+
+
+class NodesRun:
+    """A DSA-ME run on the stand-in started on the controller, with a one-core worker job on each
+    compute node."""
+
+    def __init__(self, folder: Path, tmp_path: Path, table: Path):
+        self.name = f"dsame-fault-{uuid.uuid4().hex[:6]}"
+        self.logs, self.run_dir, self.log_path = folder / "logs", tmp_path / "run", tmp_path / "driver.log"
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(on_ctl(*command(*standin(table), *node_workers(self.logs, self.name),
+                                                     run_dir=self.run_dir)),
+                                     cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def running(self) -> bool:
+        return self.proc.poll() is None
+
+    def wait_for_both_nodes(self) -> dict[str, tuple[str, str]]:
+        """Once the first checkpoint is written and a worker job runs on each node, its worker
+        connected: those jobs."""
+        assert wait_for(lambda: saved_evaluations(self.run_dir) >= 20 or not self.running(), timeout=240), \
+            self.output()[-3000:]
+        assert self.running(), self.output()[-3000:]
+        assert wait_for(lambda: sorted(n for s, n in node_jobs(self.name).values() if s == "RUNNING") == list(NODES),
+                        timeout=120), node_jobs(self.name)
+        jobs = node_jobs(self.name)
+        assert wait_for(lambda: all(registered(self.logs, self.name, j) for j in jobs), timeout=60)
+        assert saved_evaluations(self.run_dir) < BUDGET and self.running(), "the run ended before the fault"
+        return jobs
+
+    def noticed(self, since: float, pattern: str, timeout: float) -> float:
+        """Seconds from `since` until the run printed a line matching `pattern`."""
+        assert wait_for(lambda: re.search(pattern, self.output(), re.M) or not self.running(), timeout=timeout,
+                        poll=0.2), f"not said within {timeout:.0f} s:\n{self.output()[-3000:]}"
+        assert re.search(pattern, self.output(), re.M), self.output()[-3000:]
+        return time.monotonic() - since
+
+    def finish(self, timeout: float = 400) -> None:
+        try:
+            assert self.proc.wait(timeout=timeout) == 0, self.output()[-3000:]
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.running():
+            subprocess.run(["kill", "-KILL", f"-{self.proc.pid}"], capture_output=True)
+        self.log.close()
+
+    def check_result(self, reference: dict) -> None:
+        assert saved_evaluations(self.run_dir) == BUDGET
+        assert_same_run(final_state(self.run_dir), reference)
+        assert wait_for(lambda: not node_jobs(self.name), timeout=60), "worker jobs outlived the driver"
+        # what the run printed about the cluster is in its cluster.log too
+        assert events(self.output()) and events(self.output()) == \
+            (self.run_dir / "cluster.log").read_text().splitlines()
+
+
+@pytest.fixture
+def shared(nodes_to_ourselves):
+    folder = NODES_DIR / "shared" / uuid.uuid4().hex[:8]
+    folder.mkdir(parents=True)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def kill_everything_on(node: str) -> None:
+    """A node that crashes: every process in its network namespace (its slurmd, the worker job)
+    killed, its link down, so nothing it had answers any more (no reset, no FIN)."""
+    link(node, "down")
+    pids = subprocess.run(["ip", "netns", "pids", node], capture_output=True, text=True, timeout=30).stdout.split()
+    subprocess.run(["kill", "-KILL", *pids], capture_output=True, timeout=30)
+
+
+def restart_slurmd(node: str) -> None:
+    """The node boots again: its link up and its slurmd started, as nodes_slurm.sh starts it."""
+    link(node, "up")
+    conf = NODES_DIR / "slurm.conf"
+    subprocess.run(["bash", str(ROOT / "slurm" / "nodes_slurm.sh"), "on", node, "/usr/sbin/slurmd", "-N", node,
+                    "-f", str(conf)], check=True, timeout=60, env={"SLURM_NODES_DIR": str(NODES_DIR),
+                                                                      "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
+
+
+def test_a_compute_node_that_goes_down_and_comes_back(shared, tmp_path, tables, standin_reference):
+    """dsame-n2 crashes mid-run (every process on it killed, its link down). The run says within
+    NOTICE_S which worker and job it lost on which node, its tasks run again on dsame-n1, and a
+    new worker job is submitted in place of the lost one (it waits: dsame-n1's one CPU is taken
+    and SLURM still holds dsame-n2's for the lost job). When the node boots again, the new job
+    lands on it and its worker joins the run, which ends with the undisturbed archive."""
+    run = NodesRun(shared, tmp_path, tables[0.25])
+    try:
+        first = run.wait_for_both_nodes()
+        lost_job = next(j for j, (_, n) in first.items() if n == NODES[1])
+        start = time.monotonic()
+        kill_everything_on(NODES[1])
+        took = run.noticed(start, rf"^cluster .*: lost worker .*job {lost_job} on {NODES[1]}\)", NOTICE_S)
+        print(f"\nnode down: the lost worker said after {took:.1f} s")
+        took_job = run.noticed(start, rf"^cluster .*: lost worker job {lost_job} on {NODES[1]}: running, but",
+                               NOTICE_S + 10 + 10)
+        print(f"node down: the lost job said and replaced after {took_job:.1f} s")
+        assert wait_for(lambda: set(node_jobs(run.name)) - set(first) or not run.running(), timeout=60), \
+            run.output()[-3000:]
+        new = (set(node_jobs(run.name)) - set(first)).pop()
+        assert run.running(), "the run ended before the node came back"
+        restart_slurmd(NODES[1])
+        # the new job runs on the node that came back, and its worker reaches the scheduler
+        assert wait_for(lambda: node_jobs(run.name).get(new, ("", ""))[1] == NODES[1] or not run.running(),
+                        timeout=120), (node_jobs(run.name), run.output()[-2000:])
+        assert wait_for(lambda: registered(run.logs, run.name, new) or not run.running(), timeout=90)
+        assert registered(run.logs, run.name, new), "the new job's worker did not join before the run ended"
+        run.finish()
+    finally:
+        link(NODES[1], "up")
+        if not any(n == f"slurmd-{NODES[1]}" for n in _daemons_on(NODES[1])):
+            restart_slurmd(NODES[1])
+        run.close()
+    run.check_result(standin_reference)
+    assert f"submitted in place of lost job {lost_job}" in run.output()
+    assert re.search(r"1 worker job\(s\) lost and 1 replaced in this run", run.output()), run.output()[-2000:]
+
+
+def _daemons_on(node: str) -> list[str]:
+    """slurmd's pid file says whether the node's slurmd runs (a crashed node's does not)."""
+    pid_file = NODES_DIR / f"slurmd-{node}.pid"
+    try:
+        return [f"slurmd-{node}"] if Path(f"/proc/{int(pid_file.read_text())}").exists() else []
+    except (OSError, ValueError):
+        return []
+
+
+def test_a_network_split_shorter_and_longer_than_the_timeouts(shared, tmp_path, tables, standin_reference):
+    """dsame-n2's link goes down for 4 s (shorter than the 12 s TCP timeout): nothing is lost,
+    the same worker jobs go on. Then for 40 s: both sides call the connection dead after 12 s,
+    the worker on dsame-n2 closes (its job ends, which SLURM learns when the link is back), its
+    tasks run again on dsame-n1, the job is replaced; once the link is up the run goes on with two
+    workers and ends with the undisturbed archive, each result applied once."""
+    run = NodesRun(shared, tmp_path, tables[0.25])
+    try:
+        first = run.wait_for_both_nodes()
+        lost_job = next(j for j, (_, n) in first.items() if n == NODES[1])
+        link(NODES[1], "down")
+        time.sleep(4)
+        link(NODES[1], "up")
+        time.sleep(12 + 2 * 2 + 2)  # the timeouts pass: a short split must have cost nothing
+        assert not LOST.search(run.output()), run.output()[-3000:]
+        assert set(first) <= set(node_jobs(run.name)), node_jobs(run.name)
+        assert run.running() and saved_evaluations(run.run_dir) < BUDGET, "the run ended before the long split"
+        start = time.monotonic()
+        link(NODES[1], "down")
+        took = run.noticed(start, rf"^cluster .*: lost worker .*job {lost_job} on {NODES[1]}\)", NOTICE_S)
+        print(f"\nnetwork split: the lost worker said after {took:.1f} s")
+        took_job = run.noticed(start, rf"^cluster .*: lost worker job {lost_job} on {NODES[1]}:", NOTICE_S + 10 + 10)
+        print(f"network split: the lost job said and replaced after {took_job:.1f} s")
+        time.sleep(max(0.0, 40 - (time.monotonic() - start)))
+        link(NODES[1], "up")
+        # the run gets its second worker again (the new job, wherever SLURM puts it)
+        assert wait_for(lambda: any(registered(run.logs, run.name, j) for j in set(node_jobs(run.name)) - set(first))
+                        or not run.running(), timeout=120), (node_jobs(run.name), run.output()[-2000:])
+        run.finish()
+    finally:
+        link(NODES[1], "up")
+        run.close()
+    run.check_result(standin_reference)
+    assert f"submitted in place of lost job {lost_job}" in run.output()
+
+
+# ------------------------------------------------------------------ the one-node cluster
+def local_workers(tmp_path: Path, name: str, jobs: int = 1) -> list[str]:
+    return ["cluster=slurm", f"cluster.jobs={jobs}", "cluster.slurm.cores=1", "cluster.slurm.processes=1",
+            "cluster.slurm.memory=1GB", "cluster.slurm.walltime=00:20:00", "cluster.slurm.death_timeout=30",
+            f"cluster.slurm.log_directory={tmp_path / 'logs'}", f"cluster.slurm.job_name={name}", *FAST_FAULTS]
+
+
+def test_a_worker_job_whose_walltime_is_shorter_than_the_run(slurm, tmp_path, tables, standin_reference):
+    """The worker jobs' SLURM time limit is one minute (the last --time in the job script wins
+    over cluster.slurm.walltime's), the run takes longer: SLURM kills each worker job mid-task
+    (TIMEOUT), the run says so, submits a new one each time and says how many were lost and
+    replaced; the archive is the undisturbed run's."""
+    name = f"dsame-wall-{uuid.uuid4().hex[:6]}"
+    run_dir = tmp_path / "run"
+    overrides = [*standin(tables[0.2]), *local_workers(tmp_path, name),
+                 'cluster.slurm.job_extra_directives=["--time=00:01:00"]']
+    done = subprocess.run(command(*overrides, run_dir=run_dir), cwd=ROOT, capture_output=True, text=True,
+                          timeout=500)
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = events(done.stderr)
+    assert any(re.search(r"lost worker job \d+.*: ended \(TIMEOUT", line) for line in said), done.stderr[-3000:]
+    lost = int(re.search(r"(\d+) worker job\(s\) lost and (\d+) replaced in this run", done.stderr).group(1))
+    assert lost >= 1 and f"{lost} worker job(s) lost and {lost} replaced in this run" in done.stderr
+    assert said == (run_dir / "cluster.log").read_text().splitlines()
+    assert saved_evaluations(run_dir) == BUDGET
+    assert_same_run(final_state(run_dir), standin_reference)
+    assert wait_for(lambda: not jobs_named(name), timeout=60)
+
+
+def test_the_driver_job_preempted_and_requeued(slurm, tmp_path, tables, standin_reference):
+    """SLURM requeues the running driver job (scontrol requeue, as a preemption in REQUEUE mode
+    does): SIGTERM to the job's processes, KillWait (5 s here) of grace, SIGKILL, and the job back
+    in the queue. Within the grace period the driver writes a last checkpoint (with the batch in
+    flight) and cancels its worker jobs; the requeued job resumes from that checkpoint and ends
+    with the undisturbed archive."""
+    name = f"dsame-pre-{uuid.uuid4().hex[:6]}"
+    run_dir = tmp_path / "run"
+    job = sbatch("--cpus-per-task=1", "--mem=2G", f"--output={tmp_path}/driver-%j.out", f"--job-name={name}-head",
+                 "slurm/dsa_me_paper.sbatch", *TINY, *standin(tables[0.2]), *local_workers(tmp_path, name), f"run_dir={run_dir}", cwd=ROOT)
+    out = tmp_path / f"driver-{job}.out"
+    assert wait_for(lambda: saved_evaluations(run_dir) >= 20 or job_state(job) in ENDED, timeout=240)
+    workers = set(jobs_named(name))
+    assert workers and saved_evaluations(run_dir) < BUDGET, "the run ended before it could be preempted"
+    time.sleep(2)  # a batch in flight
+    subprocess.run(["scontrol", "requeue", job], check=True, timeout=60)
+    # the first run's worker jobs are cancelled with it; the requeued job starts new ones
+    assert wait_for(lambda: not workers & set(jobs_named(name)), timeout=60), jobs_named(name)
+    assert wait_job(job, timeout=400) == "COMPLETED", out.read_text()[-3000:]
+    log = out.read_text(errors="replace")
+    stop = re.search(r"stopped by SIGTERM: the checkpoint in \S+ holds (\d+) evaluations", log)
+    assert stop, log[-3000:]
+    assert f"resuming {run_dir} at {stop.group(1)} evaluations" in log, log[-3000:]
+    assert "run finished" in log
+    assert saved_evaluations(run_dir) == BUDGET
+    assert_same_run(final_state(run_dir), standin_reference)
+    assert wait_for(lambda: not jobs_named(name), timeout=60)
