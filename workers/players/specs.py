@@ -9,6 +9,8 @@
     mcts:200 | mcts:0.5s        ISMCTS (workers.players.mcts) with 200 iterations / 0.5 s per action
     ppo:POLICY.zip              a MaskablePPO policy (workers.players.ppo; trained by
                                 python -m workers.learning.ppo train-ppo)
+    osl | osl:never             one-step lookahead, gym-locm's greedy agent (workers.players.osl)
+    trade                       Hearthbreaker's trading agent (workers.players.trade)
 
 Settings follow as key=value after a comma, e.g.
 `mcts:400,c=0.5,leaf=cutoff,cutoff=6,model=results/values/rich_win.pt` or
@@ -29,6 +31,8 @@ Settings follow as key=value after a comma, e.g.
   before the network, default 8), model, encoder, positions (right or all), reuse (true),
   horizon (game: the tree spans the game; turn: only the own turn; default turn for value
   leaves, game otherwise).
+- osl: stop (score: end the turn when no action scores above ending it, the default; never:
+  as gym-locm, act while anything but ending the turn is legal).
 - ppo: model (the positional value), deterministic (true: the most probable action, the
   default; false: sampled on the player's seeded stream).
 
@@ -42,7 +46,7 @@ from functools import lru_cache
 from pathlib import Path
 
 SCORES = ("nn", "aggro", "control")
-KINDS = ("random", "beam", "value_beam", "mcts", "ppo")
+KINDS = ("random", "beam", "value_beam", "mcts", "ppo", "osl", "trade")
 _OPTIONS = {
     "random": (),
     "beam": ("score", "depth", "width", "hide"),
@@ -50,6 +54,8 @@ _OPTIONS = {
     "mcts": ("iterations", "seconds", "c", "leaf", "cutoff", "model", "encoder", "positions", "reuse",
              "horizon"),
     "ppo": ("model", "deterministic"),
+    "osl": ("stop",),
+    "trade": (),
 }
 
 
@@ -106,6 +112,8 @@ def _positional(kind: str, item: str, spec: str) -> tuple[str, str]:
         return "score", item
     if kind in ("value_beam", "ppo"):
         return "model", item
+    if kind == "osl":
+        return "stop", item
     if kind == "mcts":
         return ("seconds", item[:-1]) if item.endswith("s") else ("iterations", item)
     raise PlayerSpecError(f"player spec {spec!r}: {kind} takes no settings")
@@ -150,6 +158,10 @@ def _convert(kind: str, key: str, value: str, spec: str):
         choices = _choices(key)
         if value not in choices:
             raise PlayerSpecError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
+    if key == "stop":
+        from .osl import STOPS
+        if value not in STOPS:
+            raise PlayerSpecError(f"{where} must be one of {', '.join(STOPS)}, got {value!r}")
     if key == "prune" and value not in SCORES:
         raise PlayerSpecError(f"{where} must be nn, aggro or control, got {value!r}")
     if key == "score" and value not in SCORES and not value.endswith(".json"):
@@ -205,6 +217,12 @@ def build_player(spec: str, seed: int, *, strategy: str = "nn", depth: int = 13,
     kind, opts = parse_player(spec)
     if kind == "random":
         return RandomPlayer(seed)
+    if kind == "osl":
+        from .osl import OSLPlayer
+        return OSLPlayer(seed, stop=opts.get("stop", "score"))
+    if kind == "trade":
+        from .trade import TradePlayer
+        return TradePlayer(seed)
     if kind == "beam":
         from .scores import cached_score
         return BeamSearchPlayer(cached_score(opts.get("score", strategy)), seed, opts.get("depth", depth),
