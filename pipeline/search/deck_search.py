@@ -376,6 +376,9 @@ class Search:
             run_files.write_best_decks(self.run_dir, self.archive, self.space,
                                        int(self.cfg.report.best_decks))
             run_files.write_ccdf(self.run_dir, self.archive, self.spec)
+            run_files.write_archive_page(self.run_dir, self.archive, self.spec, self.space,
+                                         f"{self.cfg.name}: {self.algo.name}, seed {self.cfg.seed}, "
+                                         f"{self.evaluations} evaluations")
 
     # --- helpers -------------------------------------------------------------------------
     def _new_grid(self) -> SurrogateGrid:

@@ -1,4 +1,4 @@
-"""What a user watches while a run goes: metrics log, archive heatmap, best decks."""
+"""What a user watches while a run goes: metrics log, archive heatmap and page, best decks."""
 from __future__ import annotations
 
 import json
@@ -9,6 +9,7 @@ import numpy as np
 
 from ..deck_space import DeckSpace
 from ..state.checkpoint import new_private_file, write_error
+from .archive_page import archive_html
 from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays, ccdf
 
 METRICS_FILE = "metrics.jsonl"
@@ -16,6 +17,7 @@ HEATMAP_FILE = "archive_heatmap.png"
 BEST_DECKS_FILE = "best_decks.md"
 BEST_DECKS_JSON = "best_decks.json"
 CCDF_FILE = "ccdf.csv"
+ARCHIVE_PAGE = "archive.html"
 
 
 def _replace(path: Path, write) -> None:
@@ -99,3 +101,10 @@ def write_ccdf(run_dir: Path, archive, spec: GridSpec) -> None:
     thresholds, share = ccdf(archive, spec)
     text = "threshold,percent_of_cells\n" + "".join(f"{t},{p:.4f}\n" for t, p in zip(thresholds, share))
     _replace(Path(run_dir) / CCDF_FILE, lambda tmp: Path(tmp).write_text(text))
+
+
+def write_archive_page(run_dir: Path, archive, spec: GridSpec, space: DeckSpace, title: str) -> None:
+    """archive.html: the archive to explore in a browser, rewritten with the other files so
+    that it can be opened (and reloaded) while the run goes on."""
+    text = archive_html(archive_arrays(archive), spec, space, title)
+    _replace(Path(run_dir) / ARCHIVE_PAGE, lambda tmp: Path(tmp).write_text(text))
