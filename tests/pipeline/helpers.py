@@ -15,7 +15,7 @@ from pipeline.state import checkpoint as ckpt
 ROOT = Path(__file__).resolve().parents[2]
 
 # A DSA-ME run in seconds: random players, 6 games per deck, tiny inner loop.
-TINY = ["experiment=smoke", "progress=false", "cluster.n_workers=1", "opponents.games=6",
+TINY = ["experiment=smoke_random", "progress=false", "cluster.n_workers=1", "opponents.games=6",
         "cluster.games_per_task=3", "algorithm.budget=60", "algorithm.initial=20",
         "algorithm.batch_size=20", "algorithm.checkpoint_every=20", "algorithm.inner.iterations=150",
         "surrogate.epochs=3"]

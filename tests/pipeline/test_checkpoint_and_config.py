@@ -98,7 +98,9 @@ def test_the_slurm_cluster_config_makes_a_job_script(tmp_path):
 
 def test_presets():
     smoke, paper = validate(_cfg("experiment=smoke")), validate(_cfg("experiment=paper"))
-    assert smoke.strategy.player == "random" and smoke.algorithm.budget < 1000
+    smoke_random = validate(_cfg("experiment=smoke_random"))
+    assert smoke.strategy.player == "beam" and smoke.algorithm.budget < 1000  # make run: the protocol's players
+    assert smoke_random.strategy.player == "random" and smoke_random.algorithm.budget < 1000
     assert paper.strategy.player == "beam" and paper.algorithm.budget == 10000
     assert paper.opponents.games == 200 and paper.algorithm.inner.iterations == 100000
 

@@ -15,7 +15,7 @@ from .helpers import ROOT, TINY, command, run_pipeline, saved_evaluations
 
 @pytest.mark.parametrize("override, closest, options", [
     ("algorithm=dsa_mee", "algorithm=dsa_me", ("cma_me", "dsa_me", "map_elites", "random_search")),
-    ("experiment=smok", "experiment=smoke", ("paper", "smoke", "strategy_paper", "strategy_smoke")),
+    ("experiment=smok", "experiment=smoke", ("paper", "smoke", "smoke_random", "strategy_paper", "strategy_smoke")),
 ])
 def test_an_unknown_group_option_lists_every_option_and_the_closest(override, closest, options):
     done = run_pipeline(override, check=False, timeout=120)

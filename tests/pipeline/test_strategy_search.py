@@ -116,7 +116,7 @@ def test_elites_on_request_and_the_report(tmp_path, reference):
 def test_the_deck_search_uses_a_trained_weights_file(tmp_path, reference):
     """The same decks played with the trained weights and with the reference weights give
     different results: the file reaches the workers."""
-    common = ["experiment=smoke", "algorithm=map_elites", "algorithm.budget=10", "algorithm.initial=10",
+    common = ["experiment=smoke_random", "algorithm=map_elites", "algorithm.budget=10", "algorithm.initial=10",
               "algorithm.batch_size=10", "strategy=beam", "strategy.beam_depth=3", "strategy.beam_width=2",
               "opponents.games=6", "cluster.games_per_task=6", "cluster.n_workers=1", "progress=false"]
     runs = {}

@@ -35,7 +35,7 @@ def test_protocol_games_on_sabberstone():
 
 
 def test_smoke_run_on_sabberstone(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "pipeline", "engine=sabberstone", "experiment=smoke",
+    done = subprocess.run([sys.executable, "-m", "pipeline", "engine=sabberstone", "experiment=smoke_random",
                            "algorithm.budget=30", "algorithm.initial=20", f"run_dir={tmp_path / 'run'}",
                            "progress=false"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-2000:]
