@@ -85,7 +85,6 @@ class HearthstoneEnv(_Base):
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         from ..engine.game import new_game
-        from ..players.specs import build_player
         from ..protocol.evaluate import card_library
         if gym is not None:
             super().reset(seed=seed)
@@ -101,7 +100,7 @@ class HearthstoneEnv(_Base):
             decks.reverse()
             classes.reverse()
         self.game = new_game(card_library(), decks, classes, episode_seed)
-        self._opponent = build_player(self.opponent_spec, derive(episode_seed, 2), strategy=opp.strategy)
+        self._opponent = self.make_opponent(derive(episode_seed, 2), opp.strategy)
         self._play_opponent()
         return self._observe(), self._info(opponent=opp.name)
 
@@ -137,6 +136,12 @@ class HearthstoneEnv(_Base):
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ inside
+    def make_opponent(self, seed: int, strategy: str):
+        """The opponent of a new episode (a subclass may play another kind: self-play,
+        workers.learning.selfplay)."""
+        from ..players.specs import build_player
+        return build_player(self.opponent_spec, seed, strategy=strategy)
+
     def _play_opponent(self) -> None:
         g = self.game
         while not g.done and g.current != self.seat:

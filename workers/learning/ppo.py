@@ -18,6 +18,9 @@ the six decks, both seats, the same deals at every evaluation. Written to OUT: `
 (steps, episodes, seconds, env steps/s, and per opponent the win rate with its 95% Wilson
 interval), `curve.png`, and `policy.zip` (after every evaluation, so a stopped run keeps its
 last policy); it is a player spec as `ppo:OUT/policy.zip`.
+
+`self-play` trains by self-play with seed 004's settings and `evaluate` measures a saved policy
+(workers.learning.selfplay).
 """
 from __future__ import annotations
 
@@ -75,8 +78,9 @@ def play_match(player_factory, opponent: str, games: int, seed: int) -> float:
 class Curve:
     """The learning curve's rows, written to CSV and PNG after each evaluation."""
 
-    def __init__(self, out: Path, against: list):
-        self.out, self.against, self.rows = out, against, []
+    def __init__(self, out: Path, against: list, x: str = "steps",
+                 title: str = "MaskablePPO: greedy policy, mirror matches on the six decks"):
+        self.out, self.against, self.rows, self.x, self.title = out, against, [], x, title
 
     def add(self, row: dict) -> None:
         self.rows.append(row)
@@ -94,17 +98,17 @@ class Curve:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(6.4, 4.0))
-        steps = [r["steps"] for r in self.rows]
+        steps = [r[self.x] for r in self.rows]
         for name in self.against:
             rate = [r[f"{name}_rate"] for r in self.rows]
             ax.plot(steps, rate, marker="o", label=f"against {name}")
             ax.fill_between(steps, [r[f"{name}_lo"] for r in self.rows], [r[f"{name}_hi"] for r in self.rows],
                             alpha=0.2)
         ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-        ax.set_xlabel("environment steps")
+        ax.set_xlabel("environment steps" if self.x == "steps" else f"training {self.x}")
         ax.set_ylabel("win rate (95% Wilson interval)")
         ax.set_ylim(0, 1)
-        ax.set_title("MaskablePPO: greedy policy, mirror matches on the six decks")
+        ax.set_title(self.title)
         ax.legend()
         fig.tight_layout()
         fig.savefig(self.out / "curve.png", dpi=120)
@@ -219,7 +223,11 @@ def main(argv=None) -> int:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     t.add_argument("--device", default="cpu")
+    from . import selfplay
+    selfplay.add_parsers(sub)
     args = parser.parse_args(argv)
+    if args.command != "train-ppo":
+        return _selfplay_main(parser, args)
     for name in ("steps", "envs", "processes", "eval_every", "eval_games", "rollout", "batch", "epochs", "threads"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -235,6 +243,25 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     say(f"[ppo] policy {path}; curve {args.out / 'curve.csv'} and {args.out / 'curve.png'}")
+    return 0
+
+
+def _selfplay_main(parser, args) -> int:
+    """The `self-play` and `evaluate` subcommands (workers.learning.selfplay)."""
+    from . import selfplay
+    selfplay.check_args(parser, args)
+    try:
+        for spec in (args.eval_against if args.command == "self-play" else args.against):
+            check_player(spec)
+        if args.command == "evaluate":
+            selfplay.evaluate(args)
+            return 0
+        path = selfplay.train_selfplay(args)
+    except (PlayerSpecError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    say(f"[self-play] policy {path}; curve {args.out / 'curve.csv'}, {args.out / 'curve.png'}, "
+        f"summary {args.out / 'summary.json'}")
     return 0
 
 
