@@ -248,3 +248,19 @@ def test_replay_reads_the_overrides_a_run_applied():
                                    "EX1_116": {"cost": 4}, "EX1_095": {"cost": 5}}
     plain = load_records(ROOT / "workers" / "data" / "sabberstone" / "runs" / "miracle_rogue.json")
     assert stat_overrides(plain) is None and len(plain["games"]) == 200
+
+
+def test_every_shipped_record_file_loads_and_its_card_usage_is_a_count():
+    """The shipped records load for replay, the newer ones with the key that says their card
+    usage no longer counts the plays of a failed try (card_usage_failed_tries_removed)."""
+    from workers.sabberstone.replay import load_records
+    paths = sorted((ROOT / "workers" / "data" / "sabberstone" / "runs").glob("*.json"))
+    assert len(paths) == 8
+    for path in paths:
+        run = load_records(path)
+        assert all(isinstance(n, int) and n >= 0 for n in run["card_usage"].values()), path.name
+        assert set(run["card_usage"]) <= set(run["deck"]), path.name
+    for name in ("random_1__overrides", "random_2__overrides"):
+        run = load_records(ROOT / "workers" / "data" / "sabberstone" / "runs" / f"{name}.json")
+        removed = run["card_usage_failed_tries_removed"]
+        assert removed and all(isinstance(n, int) and n > 0 for n in removed.values())
