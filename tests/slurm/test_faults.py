@@ -62,7 +62,7 @@ def tables():
     sees (not /tmp)."""
     folder = NODES_DIR.parent / f"dsame-faults-{uuid.uuid4().hex[:8]}"
     folder.mkdir(parents=True)
-    yield {s: write_table(folder / f"table-{s:g}.npz", s) for s in (0.001, 0.2, 0.25)}
+    yield {s: write_table(folder / f"table-{s:g}.npz", s) for s in (0.001, 0.1, 0.2, 0.25)}
     shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -304,6 +304,7 @@ def test_a_worker_job_whose_walltime_is_shorter_than_the_run(slurm, tmp_path, ta
     lost = int(re.search(r"(\d+) worker job\(s\) lost and (\d+) replaced in this run", done.stderr).group(1))
     assert lost >= 1 and f"{lost} worker job(s) lost and {lost} replaced in this run" in done.stderr
     assert said == (run_dir / "cluster.log").read_text().splitlines()
+    print("\nwalltime:\n" + "\n".join(said))
     assert saved_evaluations(run_dir) == BUDGET
     assert_same_run(final_state(run_dir), standin_reference)
     assert wait_for(lambda: not jobs_named(name), timeout=60)
@@ -318,7 +319,8 @@ def test_the_driver_job_preempted_and_requeued(slurm, tmp_path, tables, standin_
     name = f"dsame-pre-{uuid.uuid4().hex[:6]}"
     run_dir = tmp_path / "run"
     job = sbatch("--cpus-per-task=1", "--mem=2G", f"--output={tmp_path}/driver-%j.out", f"--job-name={name}-head",
-                 "slurm/dsa_me_paper.sbatch", *TINY, *standin(tables[0.2]), *local_workers(tmp_path, name), f"run_dir={run_dir}", cwd=ROOT)
+                 "slurm/dsa_me_paper.sbatch", *TINY, *standin(tables[0.1]), *local_workers(tmp_path, name, jobs=2),
+                 f"run_dir={run_dir}", cwd=ROOT)
     out = tmp_path / f"driver-{job}.out"
     assert wait_for(lambda: saved_evaluations(run_dir) >= 20 or job_state(job) in ENDED, timeout=240)
     workers = set(jobs_named(name))
@@ -327,12 +329,116 @@ def test_the_driver_job_preempted_and_requeued(slurm, tmp_path, tables, standin_
     subprocess.run(["scontrol", "requeue", job], check=True, timeout=60)
     # the first run's worker jobs are cancelled with it; the requeued job starts new ones
     assert wait_for(lambda: not workers & set(jobs_named(name)), timeout=60), jobs_named(name)
+    # SLURM holds a requeued job back for two minutes (its BeginTime); start it now
+    assert wait_for(lambda: job_state(job) == "PENDING", timeout=60), job_state(job)
+    subprocess.run(["scontrol", "update", f"JobId={job}", "StartTime=now"], check=True, timeout=60)
     assert wait_job(job, timeout=400) == "COMPLETED", out.read_text()[-3000:]
     log = out.read_text(errors="replace")
     stop = re.search(r"stopped by SIGTERM: the checkpoint in \S+ holds (\d+) evaluations", log)
     assert stop, log[-3000:]
     assert f"resuming {run_dir} at {stop.group(1)} evaluations" in log, log[-3000:]
+    print(f"\npreemption: {stop.group(0)}")
     assert "run finished" in log
     assert saved_evaluations(run_dir) == BUDGET
     assert_same_run(final_state(run_dir), standin_reference)
     assert wait_for(lambda: not jobs_named(name), timeout=60)
+
+
+# ------------------------------------------------------------------ the job watch by itself
+class FakeJob:
+    def __init__(self, job_id):
+        self.job_id, self.closed = job_id, False
+
+    async def close(self):
+        self.closed = True
+
+
+class FakeCluster:
+    """What JobWatch reads of a dask-jobqueue cluster: its jobs by name, the scheduler's workers,
+    scale and sync."""
+
+    def __init__(self, jobs: int, processes: int, queue: dict):
+        from distributed.core import Status
+        self.status, self.processes, self.next_id, self.queue = Status.running, processes, 100, queue
+        self.workers, self.worker_spec, self.scheduler_info = {}, {}, {"workers": {}}
+        self.scale(jobs)
+
+    def scale(self, jobs):
+        """sbatch: the new job is pending."""
+        while len(self.worker_spec) < jobs:
+            name = f"SLURMCluster-{self.next_id}"
+            self.worker_spec[name], self.workers[name] = {}, FakeJob(str(self.next_id))
+            self.queue[str(self.next_id)] = ("PENDING", "")
+            self.next_id += 1
+
+    def connect(self, name):
+        """The job's workers register (names as dask-jobqueue gives them)."""
+        names = [name] if self.processes == 1 else [f"{name}-{i}" for i in range(self.processes)]
+        for i, worker in enumerate(names):
+            self.scheduler_info["workers"][f"tls://10.0.0.{self.workers[name].job_id}:{4000 + i}"] = {"name": worker}
+
+    def disconnect(self, name):
+        for address, info in list(self.scheduler_info["workers"].items()):
+            if info["name"] == name or info["name"].rsplit("-", 1)[0] == name:
+                del self.scheduler_info["workers"][address]
+
+    def sync(self, func, *args):
+        import asyncio
+        return asyncio.run(func(*args))
+
+
+@pytest.mark.parametrize("processes", [1, 3])
+def test_the_job_watch_replaces_ended_and_silent_jobs_and_says_so(processes):
+    """Jobs of several worker processes too (their workers are named <job>-<i>: dask-jobqueue's
+    own replacement missed those, so such a cluster shrank silently)."""
+    from pipeline.cluster.clusters import JobWatch
+    said, queue = [], {}
+    cluster = FakeCluster(2, processes, queue)
+    first, second = list(cluster.workers)
+    for name in (first, second):
+        cluster.connect(name)
+        queue[cluster.workers[name].job_id] = ("RUNNING", f"node-{name[-1]}")
+    clock = [0.0]
+    watch = JobWatch(cluster, 2, lost_after=10, every=1, squeue=lambda ids: {i: queue[i] for i in ids if i in queue},
+                     emit=said.append)
+    import pipeline.cluster.clusters as clusters
+    real_monotonic, real_ended = clusters.time.monotonic, clusters._ended_state
+    clusters.time.monotonic, clusters._ended_state = (lambda: clock[0]), (lambda job_id: "TIMEOUT, TimeLimit")
+    try:
+        watch.start()
+        watch._stop.set()  # checked by hand below, no thread
+        watch._stop.clear()
+        watch.check()
+        assert not said  # all well: nothing to say
+        # the first job ends (its walltime): said, cancelled, replaced by a new job
+        old = cluster.workers[first]
+        del queue[old.job_id]
+        cluster.disconnect(first)
+        watch.check()
+        assert said[0].startswith(f"lost worker {first}") and len(said) == processes + 1
+        assert f"lost worker job {old.job_id} on node-{first[-1]}: ended (TIMEOUT, TimeLimit)" in said[-1]
+        assert old.closed and first not in cluster.workers and len(cluster.workers) == 2
+        third = (set(cluster.workers) - {second}).pop()
+        cluster.connect(third)
+        queue[cluster.workers[third].job_id] = ("RUNNING", "node-3")
+        watch.check()
+        assert said[-1] == f"worker job {cluster.workers[third].job_id} submitted in place of lost job {old.job_id} " \
+            "(1 lost, 1 replaced so far)"
+        # the second job's node goes silent: SLURM still says RUNNING; lost after 10 s, not before
+        n = len(said)
+        cluster.disconnect(second)
+        clock[0] = 5.0
+        watch.check()
+        assert len(said) == n + processes and all(line.startswith(f"lost worker {second}") for line in said[n:])
+        clock[0] = 9.0
+        watch.check()
+        assert len(said) == n + processes  # 9 s without a worker: not yet
+        clock[0] = 12.0
+        watch.check()
+        assert "none of its workers has reached the scheduler for 12 s" in said[-1] and len(cluster.workers) == 2
+        watch.check()
+        assert said[-1].endswith("(2 lost, 2 replaced so far)")
+    finally:
+        clusters.time.monotonic, clusters._ended_state = real_monotonic, real_ended
+    watch.stop()
+    assert said[-1] == "2 worker job(s) lost and 2 replaced in this run"
