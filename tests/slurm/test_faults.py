@@ -326,11 +326,18 @@ def test_the_driver_job_preempted_and_requeued(slurm, tmp_path, tables, standin_
     workers = set(jobs_named(name))
     assert workers and saved_evaluations(run_dir) < BUDGET, "the run ended before it could be preempted"
     time.sleep(2)  # a batch in flight
+    requeued = time.time()
     subprocess.run(["scontrol", "requeue", job], check=True, timeout=60)
     # the first run's worker jobs are cancelled with it; the requeued job starts new ones
     assert wait_for(lambda: not workers & set(jobs_named(name)), timeout=60), jobs_named(name)
     # SLURM holds a requeued job back for two minutes (its BeginTime); start it now
     assert wait_for(lambda: job_state(job) == "PENDING", timeout=60), job_state(job)
+    # The checkpoint on disk was written at the stop, within the grace period (with the batch
+    # in flight, unless the stop came between two batches).
+    from pipeline.state import checkpoint as ckpt
+    assert (run_dir / ckpt.FILENAME).stat().st_mtime >= requeued, "no last checkpoint at the stop"
+    pending = ckpt.load(run_dir / ckpt.FILENAME).arrays.get("pending")
+    print(f"\npreemption: the last checkpoint holds {len(pending['decks']) if pending else 0} decks in flight")
     subprocess.run(["scontrol", "update", f"JobId={job}", "StartTime=now"], check=True, timeout=60)
     assert wait_job(job, timeout=400) == "COMPLETED", out.read_text()[-3000:]
     log = out.read_text(errors="replace")
