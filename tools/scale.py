@@ -121,12 +121,24 @@ def slurm_client(processes: int, threads: int, logs: Path):
         yield client
 
 
+def warm_imports() -> None:
+    """What `python -m pipeline` loads before it starts its cluster (the search, torch, ribs,
+    the optimizer's compiler hooks): here the cluster is up first, so it is loaded before the
+    clock starts rather than counted as the workers' idle time."""
+    import torch
+
+    import pipeline.search.deck_search  # noqa: F401  (ribs, numba, the report writers)
+    torch.optim.Adam([torch.zeros(1, requires_grad=True)])
+
+
 def scale_run(slots: int, processes: int, overlap: bool, table: Path, budget: int, run_dir: Path,
               extra: list[str], overhead_tasks: int, slurm: bool = False) -> dict:
     """One DSA-ME run with `slots` stand-in worker slots (a LocalCluster, or SLURM worker jobs);
     its figures."""
-    from pipeline.cluster.evaluation import games_per_task
+    from distributed import get_task_stream
+
     from pipeline.driver import run
+    warm_imports()
     from pipeline.search.deck_search import LAG_PER_SLOT
     processes = max(1, min(processes, slots))
     threads = -(-slots // processes)
@@ -139,23 +151,27 @@ def scale_run(slots: int, processes: int, overlap: bool, table: Path, budget: in
     clients = slurm_client(processes, threads, run_dir.parent / "slurm-logs") if slurm else local_client(processes, threads)
     with clients as client:
         overhead = scheduler_overhead_s(client, overhead_tasks)
-        start, cpu, thread_cpu = time.perf_counter(), time.process_time(), time.thread_time()
-        run(cfg, client=client)
-        wall = time.perf_counter() - start
-        cpu, thread_cpu = time.process_time() - cpu, time.thread_time() - thread_cpu
+        start, cpu, thread_cpu, clock = time.perf_counter(), time.process_time(), time.thread_time(), time.time()
+        with get_task_stream(client) as stream:
+            run(cfg, client=client)
+            wall = time.perf_counter() - start
+            cpu, thread_cpu = time.process_time() - cpu, time.thread_time() - thread_cpu
+        spans = [(s["start"], s["stop"]) for task in stream.data for s in task["startstops"] if s["action"] == "compute"]
     rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
     game_s = sum(r.get("batch_game_s", 0.0) for r in rows)
     iterations = [r for r in rows if "inner_loop_s" in r]
     phases = {p: float(np.mean([r.get(p, 0.0) for r in iterations])) if iterations else 0.0 for p in PHASES}
     rate = budget / wall * 3600
     games = int(cfg.opponents.games)
-    size = games_per_task(cfg.cluster.games_per_task, games, processes * threads)
-    tasks = budget * -(-games // size)
+    tasks = len(spans)
+    size = budget * games / tasks
     return {"slots": processes * threads, "overlap": overlap, "slurm": slurm, "evaluations": budget, "wall_s": wall,
             "busy_share": game_s / (processes * threads * wall), "evaluations_per_hour": rate,
             "head_s_per_iteration": sum(phases.values()), **{f"head_{p}": v for p, v in phases.items()},
             "outer_iterations": len(iterations), "scheduler_s_per_task": overhead,
             "games_per_task": size, "tasks": tasks,
+            # where the slots waited: before the first task ran, and after the last one ended
+            "startup_s": min(a for a, _ in spans) - clock, "tail_s": clock + wall - max(b for _, b in spans),
             # the driver process's CPU (search, client and, here, the scheduler) and its main
             # thread's alone (search and client-side result handling), per task and per iteration
             "head_cpu_ms_per_task": cpu / tasks * 1000, "search_cpu_ms_per_task": thread_cpu / tasks * 1000,
@@ -244,7 +260,9 @@ def main(argv: list[str] | None = None) -> int:
 def _run_and_say(args, slots: int, mode: str) -> dict:
     r = _run_in_child(args, slots, mode)
     print(f"N={r['slots']} overlap={mode}{' slurm' if r['slurm'] else ''}: {r['evaluations']} evaluations in "
-          f"{r['wall_s']:.0f} s, {r['outer_iterations']} outer iterations; head node per iteration: "
+          f"{r['wall_s']:.0f} s ({r['startup_s']:.1f} s before the first task, {r['tail_s']:.1f} s after the last), "
+          f"{r['tasks']} tasks of {r['games_per_task']:.0f} games on average, "
+          f"{r['outer_iterations']} outer iterations; head node per iteration: "
           + ", ".join(f"{p[:-2]} {r['head_' + p]:.2f} s" for p in PHASES), flush=True)
     return r
 

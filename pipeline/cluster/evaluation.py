@@ -38,17 +38,22 @@ def check_failures(eval_id: int, tallies: list, max_share: float, opponent_names
         f"against {opponent!r}, seed {seed}: {error}")
 
 
-TASK_SLOTS, MIN_AUTO_GAMES = 1000, 10
+TASK_SLOTS, MIN_AUTO_GAMES = 200, 10
 
 
-def games_per_task(setting, games: int, slots: int) -> int:
-    """cluster.games_per_task: a count, or auto: about TASK_SLOTS / slots tasks per deck (at
-    least 1, at most one per MIN_AUTO_GAMES games), so a few slots get many small tasks to share
-    and many slots get few large ones, keeping the scheduler's tasks per second, and its share
-    of the time, small (docs/pipeline.md#task-size)."""
+def games_per_task(setting, games: int, slots: int, decks: int | None = None) -> int:
+    """cluster.games_per_task: a count, or auto: about TASK_SLOTS / slots tasks per deck, so a
+    few slots get many small tasks to share and many slots one task per deck, keeping the
+    scheduler's tasks per second, and its share of the time, small; but a batch of `decks`
+    fewer than the slots still gets two tasks per slot; never under MIN_AUTO_GAMES games a task
+    (docs/pipeline.md#task-size)."""
     if setting != "auto":
         return int(setting)
-    tasks = min(max(-(-TASK_SLOTS // max(slots, 1)), 1), max(games // MIN_AUTO_GAMES, 1))
+    slots = max(slots, 1)
+    tasks = -(-TASK_SLOTS // slots)
+    if decks:
+        tasks = max(tasks, -(-2 * slots // decks))
+    tasks = min(tasks, max(games // MIN_AUTO_GAMES, 1))
     return -(-games // tasks)
 
 
@@ -106,10 +111,10 @@ class EvaluationClient:
         if bad:
             raise ConfigError(f"the engine cannot play {len(bad)} pool card(s): {', '.join(bad[:5])}")
 
-    def chunks(self) -> list[list[int]]:
-        """The game indices of each task of a deck; auto sizes them for the workers there now
-        (a deck's games and seeds do not depend on how they are split)."""
-        size = games_per_task(self.games_per_task, self.games, self.workers())
+    def chunks(self, decks: int) -> list[list[int]]:
+        """The game indices of each task of a deck in a batch of `decks`; auto sizes them for the
+        workers there now (a deck's games and seeds do not depend on how they are split)."""
+        size = games_per_task(self.games_per_task, self.games, self.workers(), decks)
         return [list(range(s, min(s + size, self.games))) for s in range(0, self.games, size)]
 
     def workers(self) -> int:
@@ -139,7 +144,7 @@ class PendingBatch:
         self.options = [client.options if strategies is None else {**client.options, "strategy": s}
                         for s in (strategies if strategies is not None else [None] * len(decks))]
         self.seeds = [evaluation_seed(client.run_seed, e) for e in eval_ids]
-        self.chunks = client.chunks()
+        self.chunks = client.chunks(len(decks))
         self.timing: BatchTiming | None = None  # once every deck is in
         self.start = time.perf_counter()
         tasks = [(d, c) for d in range(len(self.card_lists)) for c in range(len(self.chunks))]
@@ -154,25 +159,21 @@ class PendingBatch:
     def results(self, progress=None, upto: int | None = None) -> list:
         """Waits for the tasks of the decks not returned yet, up to deck `upto` (default: all;
         a lost task runs again), and returns those decks' EvaluationResults in order."""
-        client, chunks = self.client, self.chunks
+        client = self.client
         first, upto = self.returned, len(self.card_lists) if upto is None else upto
         done = as_completed([f for f, (d, _, _) in self.pending.items() if first <= d < upto])
-        for future in done:
-            d, c, attempt = self.pending.pop(future)
-            try:
-                tally, seconds = future.result()
-            except Exception as exc:  # a lost task (KilledWorker) or a failed one: run it again
-                if attempt >= client.max_resubmits or isinstance(exc, EngineDeckError):
-                    raise
-                again = client._submit(self.card_lists[d], chunks[c], self.seeds[d], self.options[d])
-                self.pending[again] = (d, c, attempt + 1)
-                done.add(again)
-                continue
-            self.tallies[d][c] = tally
-            self.game_s += seconds
-            self.remaining[d] -= 1
-            if self.remaining[d] == 0 and progress is not None:
-                progress.update(1)
+        for finished in done.batches():  # one gather per handful of results, not one call each
+            ok = [f for f in finished if f.status == "finished"]
+            for future, (tally, seconds) in zip(ok, client.client.gather(ok) if ok else ()):
+                d, c, _ = self.pending.pop(future)
+                self.tallies[d][c] = tally
+                self.game_s += seconds
+                self.remaining[d] -= 1
+                if self.remaining[d] == 0 and progress is not None:
+                    progress.update(1)
+            for future in finished:
+                if future in self.pending:
+                    done.add(self._again(future))
         self.returned = upto
         if upto == len(self.card_lists):
             self.timing = BatchTiming(time.perf_counter() - self.start, self.game_s, client.workers())
@@ -185,3 +186,16 @@ class PendingBatch:
                 client.opponent_names))
             self.tallies[d] = None  # summarised: nothing of it is needed again
         return results
+
+    def _again(self, future):
+        """A task that was lost (KilledWorker) or failed runs again, up to cluster.max_retries
+        times; an engine's DeckError, or one failure too many, is raised."""
+        d, c, attempt = self.pending.pop(future)
+        try:
+            future.result()
+        except Exception as exc:
+            if attempt >= self.client.max_resubmits or isinstance(exc, EngineDeckError):
+                raise
+        again = self.client._submit(self.card_lists[d], self.chunks[c], self.seeds[d], self.options[d])
+        self.pending[again] = (d, c, attempt + 1)
+        return again

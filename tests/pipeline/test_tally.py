@@ -41,7 +41,7 @@ def test_lost_games_beyond_the_allowed_share_stop_the_evaluation(space):
         check_failures(7, tallies, 0.1, NAMES)
 
 
-@pytest.mark.parametrize("slots, expected", [(1, 10), (2, 10), (20, 10), (100, 20), (200, 40), (1000, 200),
+@pytest.mark.parametrize("slots, expected", [(1, 10), (2, 10), (20, 20), (50, 50), (100, 100), (200, 200), (1000, 200),
                                              (5000, 200)])
 def test_auto_task_size_grows_with_the_slots(slots, expected):
     assert games_per_task("auto", 200, slots) == expected
@@ -50,3 +50,9 @@ def test_auto_task_size_grows_with_the_slots(slots, expected):
 
 def test_auto_task_size_covers_small_evaluations():
     assert games_per_task("auto", 6, 1) == 6 and games_per_task("auto", 24, 2) == 12
+
+
+def test_a_batch_of_fewer_decks_than_slots_is_split_finer():
+    assert games_per_task("auto", 200, 200, decks=1000) == 200
+    assert games_per_task("auto", 200, 200, decks=100) == 50  # 400 tasks: two per slot
+    assert games_per_task("auto", 200, 1000, decks=100) == 10  # at most 20 tasks per deck
