@@ -53,12 +53,21 @@ def _deck_parts(runs, work: Path, transfer: str, workers, top_decks: int, strate
     per_run = {a: [table.run_metrics(r) for r in g] for a, g in group_by_algorithm(runs).items()}
     tests = stats.all_tests(per_run)
     stats.write_stats(tests, work)
-    figs = [(figures.progress_figure(runs, work)[0], "QD-score and number of elites against real evaluations (each run's last value carried forward to the longest run's end)"),
-            (figures.ccdf_figure(runs, work)[0], "CCDF of elite objective values"),
-            (figures.heatmaps_figure(runs, work)[0], "Final real archive of each run (colour: average health difference on [-30, 30])")]
-    loss = figures.loss_figure(runs, work)
-    if loss:
-        figs.append((loss[0], "Surrogate training and validation loss per target over outer iterations"))
+    figs, notes = [], []
+    for (names, note), caption in (
+            (figures.progress_figure(runs, work), "QD-score and number of elites against real evaluations: "
+             "dots are the logged points (one per batch), joined by lines; with several trials, the mean "
+             "and 95% band where all of them have data"),
+            ((figures.ccdf_figure(runs, work), ""), "CCDF of elite objective values"),
+            ((figures.heatmaps_figure(runs, work), ""), "Final real archive of each run (colour: average "
+             "health difference on [-30, 30]); each run's archive.html below lets you explore it"),
+            (figures.loss_figure(runs, work), "Surrogate training and validation loss per target over outer "
+             "iterations (dots: logged iterations)")):
+        if names:
+            figs.append((names[0], caption))
+        elif note:
+            notes.append(note)
+    archives = archive_pages(runs, work)
     mse_md = surrogates.write_mse(surrogates.mse_pairs(runs), work)
     transfer_md = surrogates.write_transfer(surrogates.transfer(runs, transfer, work, workers), work)
     all_decks = decks.write_decks(runs, work, top_decks)
@@ -68,4 +77,19 @@ def _deck_parts(runs, work: Path, transfer: str, workers, top_decks: int, strate
                  + ": " + ", ".join(str(r.path) for r in runs))
     page.write_page(work, title="DSA-ME results report", runs_text=runs_text, table_md=table_md,
                     stats=tests, figures=figs, mse_md=mse_md, transfer_md=transfer_md,
-                    all_decks=all_decks, labels=LABELS, extra_html=strategy_html)
+                    all_decks=all_decks, labels=LABELS, extra_html=strategy_html, notes=notes,
+                    archives=archives)
+
+
+def archive_pages(runs, work: Path) -> list[tuple[str, str]]:
+    """Each run's archive as a page to explore (the run folder's archive.html, written again
+    from its checkpoint): [(file name, run name)]."""
+    from ..search.archive_page import archive_html
+    from .runs import deck_space, grid_spec
+    pages = []
+    for run in runs:
+        name = f"archive-{run.algorithm}-seed{run.seed}.html"
+        title = f"{run.config.get('name', 'run')}: {run.algorithm}, seed {run.seed}, {run.n_evaluations} evaluations"
+        (work / name).write_text(archive_html(run.archive, grid_spec(run), deck_space(run), title))
+        pages.append((name, f"{run.label}, seed {run.seed} ({run.n_evaluations} evaluations)"))
+    return pages

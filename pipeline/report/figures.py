@@ -26,18 +26,29 @@ def _save(fig, out: Path, stem: str) -> list[str]:
     return names
 
 
-def step_curve(history: list[dict], key: str, grid: np.ndarray) -> np.ndarray:
-    """A run's metric at each evaluation count of `grid`: the last value logged at or before
-    it, 0 before the first batch, and the run's last value after its last evaluation. Carried
-    forward rather than stopped: a finished run's archive no longer changes, and an unfinished
-    one is shown as it stands, so every point averages the same runs and the mean does not jump
-    (nor its band explode) where one run ends and another goes on."""
-    evals = np.array([h["evaluations"] for h in history], dtype=float)
-    vals = np.array([h.get(key, math.nan) for h in history], dtype=float)
-    order = np.argsort(evals, kind="stable")
-    evals, vals = evals[order], vals[order]
-    pos = np.searchsorted(evals, grid, side="right") - 1
-    return np.where(pos >= 0, vals[np.clip(pos, 0, None)] if len(vals) else 0.0, 0.0)
+def logged_points(history: list[dict], key: str) -> tuple[np.ndarray, np.ndarray]:
+    """A run's logged (evaluations, value) pairs of one metric, by evaluation count: exactly the
+    rows of its metrics log that hold the metric (a later row at the same count replaces an
+    earlier one, as the archive it describes does)."""
+    points: dict[float, float] = {}
+    for h in history:
+        value = h.get(key)
+        if isinstance(value, (int, float)) and math.isfinite(value) and "evaluations" in h:
+            points[float(h["evaluations"])] = float(value)
+    evals = np.array(sorted(points), dtype=float)
+    return evals, np.array([points[e] for e in evals], dtype=float)
+
+
+def common_span(points: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Several runs' points on the evaluation counts that any of them logged inside the span that
+    all of them cover (from the latest first point to the earliest last point), each run linear
+    between its own logged points: (counts, values per run). Nothing is carried past a run's
+    last point, so a mean never holds a value that a run did not reach."""
+    if not points or any(len(e) == 0 for e, _ in points):
+        return np.zeros(0), np.zeros((len(points), 0))
+    lo, hi = max(e[0] for e, _ in points), min(e[-1] for e, _ in points)
+    grid = np.unique(np.concatenate([e[(e >= lo) & (e <= hi)] for e, _ in points]))
+    return grid, np.array([np.interp(grid, e, v) for e, v in points])
 
 
 def mean_band(curves: np.ndarray, low: float = -np.inf, high: float = np.inf
@@ -64,26 +75,48 @@ def _progress_range(key: str, cells: int, curves: np.ndarray) -> tuple[float, fl
     return min(0.0, float(np.nanmin(curves))), np.inf
 
 
-def progress_figure(runs: list[Run], out: Path) -> list[str]:
+def progress_plot(runs: list[Run]):
+    """QD-score and elites against real evaluations: each run's logged points as markers joined
+    by lines; with several trials of an algorithm, their mean and 95% band where all of them
+    have data. None when no run logged two points (no curve to draw)."""
+    if max((len(logged_points(r.history, "qd_score")[0]) for r in runs), default=0) < 2:
+        return None
     plt = _plt()
-    top = max(max((h["evaluations"] for h in r.history), default=0) for r in runs)
-    grid = np.linspace(0, max(top, 1), 300)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    for algorithm, group in group_by_algorithm(runs).items():
-        cells = max(grid_spec(r).cells for r in group)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (algorithm, group) in enumerate(group_by_algorithm(runs).items()):
+        colour, cells = colours[i % len(colours)], max(grid_spec(r).cells for r in group)
+        label = f"{LABELS.get(algorithm, algorithm)} (n={len(group)})"
         for ax, key in zip(axes, ("qd_score", "elites")):
-            curves = np.array([step_curve(r.history, key, grid) for r in group])
-            mean, lo, hi = mean_band(curves, *_progress_range(key, cells, curves))
-            line, = ax.plot(grid, mean, label=f"{LABELS.get(algorithm, algorithm)} (n={len(group)})")
-            ax.fill_between(grid, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
+            points = [logged_points(r.history, key) for r in group]
+            for run, (evals, values) in zip(group, points):
+                line, = ax.plot(evals, values, "o-", color=colour, markersize=3.5, linewidth=1,
+                                alpha=1.0 if len(group) == 1 else 0.45, label=label if len(group) == 1 else None)
+                line.set_gid(f"run:{run.algorithm}:{run.seed}:{key}")
+            if len(group) > 1:
+                grid, curves = common_span(points)
+                if len(grid):
+                    mean, lo, hi = mean_band(curves, *_progress_range(key, cells, curves))
+                    line, = ax.plot(grid, mean, color=colour, linewidth=2, label=label)
+                    line.set_gid(f"mean:{algorithm}:{key}")
+                    ax.fill_between(grid, lo, hi, color=colour, alpha=0.2, linewidth=0)
     for ax, title in zip(axes, ("QD-score", "number of elites")):
         ax.set_xlabel("real evaluations")
         ax.set_ylabel(title)
-        ax.set_title(f"{title} (mean, 95% confidence band)")
+        ax.set_title(f"{title} (dots: logged points)")
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.tight_layout()
-    return _save(fig, out, "qd_progress")
+    return fig
+
+
+def progress_figure(runs: list[Run], out: Path) -> tuple[list[str], str]:
+    """(file names, "") or ([], why it is not drawn)."""
+    fig = progress_plot(runs)
+    if fig is None:
+        return [], ("QD-score and elites: not drawn, every run logged its archive at most once "
+                    "(a curve needs two logged points).")
+    return _save(fig, out, "qd_progress"), ""
 
 
 def ccdf_figure(runs: list[Run], out: Path) -> list[str]:
@@ -148,44 +181,58 @@ def loss_curves(run: Run) -> dict[str, np.ndarray]:
     return {"iteration": it, "train": train, "val": val}
 
 
-def loss_figure(runs: list[Run], out: Path) -> list[str]:
+MIN_LOSS_POINTS = 2  # outer iterations with logged losses before a loss curve is drawn
+
+
+def loss_plot(runs: list[Run]):
+    """Each run's logged train (solid) and validation (dashed) loss per target against the outer
+    iteration, markers at the logged points; None when no run logged MIN_LOSS_POINTS iterations."""
     from workers.protocol.results import TARGET_NAMES
+    curves = {a: [(r, c) for r in g if (c := loss_curves(r))] for a, g in group_by_algorithm(runs).items()}
+    curves = {a: rc for a, rc in curves.items() if rc}
+    if max((len(c["iteration"]) for rc in curves.values() for _, c in rc), default=0) < MIN_LOSS_POINTS:
+        return None
     plt = _plt()
-    curves = {a: [c for c in (loss_curves(r) for r in g) if c] for a, g in group_by_algorithm(runs).items()}
-    curves = {a: cs for a, cs in curves.items() if cs}
-    if not curves:
-        return []
-    n_targets = max(c["train"].shape[1] for cs in curves.values() for c in cs)
+    n_targets = max(c["train"].shape[1] for rc in curves.values() for _, c in rc)
     cols = min(n_targets, 4)
     rows = math.ceil(n_targets / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 2.9 * rows), squeeze=False)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, (algorithm, cs) in enumerate(curves.items()):
+    for i, (algorithm, rc) in enumerate(curves.items()):
         colour = colours[i % len(colours)]
-        length = max(len(c["iteration"]) for c in cs)
-        for t in range(cs[0]["train"].shape[1]):
-            ax = axes[t // cols][t % cols]
-            for kind, style in (("train", "-"), ("val", "--")):
-                stack = np.full((len(cs), length), np.nan)
-                for j, c in enumerate(cs):
-                    stack[j, :len(c["iteration"])] = c[kind][:, t]
-                with np.errstate(invalid="ignore"), np.testing.suppress_warnings() as sup:
-                    sup.filter(RuntimeWarning)
-                    mean = np.nanmean(stack, axis=0)
-                ax.plot(np.arange(1, length + 1), mean, style, color=colour,
-                        label=f"{LABELS.get(algorithm, algorithm)} {kind}")
+        for j, (run, c) in enumerate(rc):
+            for t in range(c["train"].shape[1]):
+                ax = axes[t // cols][t % cols]
+                for kind, style in (("train", "o-"), ("val", "s--")):
+                    ok = np.isfinite(c[kind][:, t]) & (c[kind][:, t] > 0)  # a log axis
+                    line, = ax.plot(c["iteration"][ok], c[kind][ok, t], style, color=colour, markersize=3,
+                                    linewidth=1, label=f"{LABELS.get(algorithm, algorithm)} {kind}" if j == 0 else None)
+                    line.set_gid(f"{kind}:{run.algorithm}:{run.seed}:{t}")
+    single = n_targets == 1 and all(c["train"].shape[1] == 1 for rc in curves.values() for _, c in rc)
     for t in range(rows * cols):
         ax = axes[t // cols][t % cols]
         if t >= n_targets:
             ax.axis("off")
             continue
-        single = n_targets == 1 and all(c["train"].shape[1] == 1 for cs in curves.values() for c in cs)
         ax.set_title("all targets" if single else TARGET_NAMES[t], fontsize=9)
         ax.set_xlabel("outer iteration", fontsize=8)
         ax.set_ylabel("MSE", fontsize=8)
         ax.set_yscale("log")
+        ax.xaxis.get_major_locator().set_params(integer=True)
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=7)
-    fig.suptitle("Surrogate training (solid) and validation (dashed) loss per target, mean over trials")
+    fig.suptitle("Surrogate training (solid) and validation (dashed) loss per target, each run's logged iterations")
     fig.tight_layout()
-    return _save(fig, out, "surrogate_loss")
+    return fig
+
+
+def loss_figure(runs: list[Run], out: Path) -> tuple[list[str], str]:
+    """(file names, "") or ([], why it is not drawn; "" when no run has a surrogate)."""
+    fig = loss_plot(runs)
+    if fig is not None:
+        return _save(fig, out, "surrogate_loss"), ""
+    if not any(r.has_surrogate for r in runs):
+        return [], ""
+    most = max((len(c["iteration"]) for r in runs if (c := loss_curves(r))), default=0)
+    return [], (f"Surrogate loss: not drawn, the runs logged the surrogate's losses for at most "
+                f"{most} outer iteration{'' if most == 1 else 's'} (a curve needs {MIN_LOSS_POINTS}).")

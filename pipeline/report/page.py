@@ -8,7 +8,7 @@ from pathlib import Path
 STYLE = """body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:90%}td,th{border:1px solid #bbb;padding:3px 6px;text-align:left}
 th{background:#eee}img{max-width:100%;border:1px solid #ddd;margin:.5em 0}code{font-size:85%;word-break:break-all}
-.sig{color:#075}.ns{color:#666}"""
+.sig{color:#075}.ns{color:#666}.note{background:#fff6d6;border-left:4px solid #d9a400;padding:.4em .8em}"""
 
 
 def md_table(text: str) -> str:
@@ -63,12 +63,18 @@ def _decks(all_decks: list[dict], labels: dict[str, str], shown: int = 3) -> str
 
 def write_page(out: Path, *, title: str, runs_text: str, table_md: str, stats: list[dict],
                figures: list[tuple[str, str]], mse_md: str, transfer_md: str, all_decks: list[dict],
-               labels: dict[str, str], extra_html: str = "") -> Path:
+               labels: dict[str, str], extra_html: str = "", notes: list[str] = (),
+               archives: list[tuple[str, str]] = ()) -> Path:
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(runs_text)}</p>",
             "<h2>Table 1</h2>", md_table(table_md), "<p><a href='table1.csv'>CSV</a> · <a href='table1.md'>Markdown</a></p>",
             "<h2>Statistics</h2>", _verdicts(stats), "<p><a href='statistics.csv'>p-values (CSV)</a> · "
             "<a href='statistics.md'>Markdown</a></p>", "<h2>Figures</h2>",
             *[_figure(name, caption) for name, caption in figures],
+            *[f"<p class='note'>{html.escape(n)}</p>" for n in notes],
+            *(["<h2>Archives to explore</h2><p>Each run's final archive as a page: hover a cell for its "
+               "numbers, click it for its deck and deck code.</p><ul>"]
+              + [f"<li><a href='{html.escape(f)}'>{html.escape(label)}</a></li>" for f, label in archives]
+              + ["</ul>"] if archives else []),
             "<h2>Surrogate analyses</h2>", md_table(mse_md) or "<p>No run holds a surrogate model.</p>",
             md_table(transfer_md), "<h2>Top decks</h2>",
             "<p>The best three of each run; all of them and the elite of each archive region in "

@@ -174,7 +174,7 @@ function moveTip(ev) {
 
 function curve(cards) {  // mana curve: copies per cost 0 ... 7+, as SVG bars
   const n = Array(8).fill(0);
-  for (const [c, k] of cards) n[Math.min(7, c.cost)] += k;
+  for (const c of cards) n[Math.min(7, c.cost)] += c.k;
   const top = Math.max(...n, 1), bw = 30, bh = 80;
   return `<svg id="curve" width="${8 * bw + 10}" height="${bh + 36}">` + n.map((v, c) =>
     `<rect x="${c * bw + 5}" y="${bh + 6 - v / top * bh}" width="${bw - 6}" height="${v / top * bh}" fill="#3b528b"/>` +

@@ -1,5 +1,6 @@
 """Headless Chromium driven over the DevTools protocol (websocket-client): open a page, collect
-console errors and exceptions, check every image, take a screenshot."""
+console errors and exceptions, check every image, move and click the mouse, run a script, take a
+screenshot."""
 from __future__ import annotations
 
 import base64
@@ -8,6 +9,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import websocket
@@ -49,11 +51,49 @@ class Page:
         raise TimeoutError(f"no {event} within {timeout} s")
 
 
-def inspect_page(chromium: Path, html: Path, screenshot: Path) -> dict:
-    """Load `html`; return its console errors, its images (src, complete, natural width) and
-    write a full-page PNG screenshot."""
+class Browser(Page):
+    """A page in a running headless Chromium, with what a test does to it."""
+
+    def evaluate(self, expression: str):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def open(self, url: str) -> None:
+        self.events.clear()
+        self.call("Page.navigate", url=url)
+        self.wait_for("Page.loadEventFired", timeout=60)
+
+    def mouse(self, kind: str, x: float, y: float) -> None:
+        """A real mouse event at page coordinates (kind: mouseMoved, mousePressed, mouseReleased)."""
+        extra = {"button": "left", "clickCount": 1} if kind != "mouseMoved" else {}
+        self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, **extra)
+
+    def click(self, x: float, y: float) -> None:
+        self.mouse("mouseMoved", x, y)
+        self.mouse("mousePressed", x, y)
+        self.mouse("mouseReleased", x, y)
+
+    def errors(self) -> list[dict]:
+        return [e for e in self.events if e.get("method") == "Runtime.exceptionThrown"
+                or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")
+                or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")]
+
+    def screenshot(self, path: Path, max_height: int = 16000) -> None:
+        metrics = self.call("Page.getLayoutMetrics")["cssContentSize"]
+        shot = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                         clip={"x": 0, "y": 0, "width": metrics["width"],
+                               "height": min(metrics["height"], max_height), "scale": 1})
+        path.write_bytes(base64.b64decode(shot["data"]))
+
+
+@contextmanager
+def browser(chromium: Path, window: str = "1280,1600"):
+    """A headless Chromium with one page (Browser), closed on leaving."""
     with tempfile.TemporaryDirectory() as profile:
-        proc = subprocess.Popen([str(chromium), *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+        flags = [f for f in FLAGS if not f.startswith("--window-size")] + [f"--window-size={window}"]
+        proc = subprocess.Popen([str(chromium), *flags, f"--user-data-dir={profile}", "about:blank"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             port_file = Path(profile) / "DevToolsActivePort"
@@ -65,22 +105,10 @@ def inspect_page(chromium: Path, html: Path, screenshot: Path) -> dict:
             target = next(t for t in targets if t["type"] == "page")
             ws = websocket.create_connection(target["webSocketDebuggerUrl"], timeout=30, suppress_origin=True)
             try:
-                page = Page(ws)
+                page = Browser(ws)
                 for domain in ("Page", "Runtime", "Log"):
                     page.call(f"{domain}.enable")
-                page.call("Page.navigate", url=html.resolve().as_uri())
-                page.wait_for("Page.loadEventFired", timeout=60)
-                images = json.loads(page.call("Runtime.evaluate", expression=IMAGES_JS,
-                                              returnByValue=True)["result"]["value"])
-                metrics = page.call("Page.getLayoutMetrics")["cssContentSize"]
-                shot = page.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
-                                 clip={"x": 0, "y": 0, "width": metrics["width"],
-                                       "height": min(metrics["height"], 16000), "scale": 1})
-                screenshot.write_bytes(base64.b64decode(shot["data"]))
-                errors = [e for e in page.events if e.get("method") == "Runtime.exceptionThrown"
-                          or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")
-                          or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")]
-                title = page.call("Runtime.evaluate", expression="document.title", returnByValue=True)["result"]["value"]
+                yield page
             finally:
                 ws.close()
         finally:
@@ -90,4 +118,13 @@ def inspect_page(chromium: Path, html: Path, screenshot: Path) -> dict:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-    return {"errors": errors, "images": images, "title": title}
+
+
+def inspect_page(chromium: Path, html: Path, screenshot: Path) -> dict:
+    """Load `html`; return its console errors, its images (src, complete, natural width) and
+    write a full-page PNG screenshot."""
+    with browser(chromium) as page:
+        page.open(html.resolve().as_uri())
+        images = json.loads(page.evaluate(IMAGES_JS))
+        page.screenshot(screenshot)
+        return {"errors": page.errors(), "images": images, "title": page.evaluate("document.title")}

@@ -99,3 +99,23 @@ def chromium(request, tmp_path_factory) -> Path:
 
 def metrics_rows(run_dir: Path) -> list[dict]:
     return [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
+
+
+# A DSA-ME run of the random-player preset whose surrogate elites are at most 10 + 2 x 5 = 20
+# decks a batch, so its 60 evaluations make at least 2 outer iterations (a loss curve to draw).
+SHORT = ["algorithm.inner.initial=10", "algorithm.inner.iterations=2", "algorithm.inner.batch_size=5"]
+
+
+@pytest.fixture(scope="session")
+def short_run(tmp_path_factory) -> Path:
+    """One real run (python -m pipeline, as a user types it), shared by the xdist workers."""
+    shared = tmp_path_factory.getbasetemp().parent
+    run_dir = shared / "report-short-run"
+    with FileLock(str(shared / "report-short-run.lock")):
+        if not (shared / "report-short-run.done").exists():
+            if run_dir.exists():
+                shutil.rmtree(run_dir)
+            from tests.pipeline.helpers import run_pipeline
+            run_pipeline(*SHORT, run_dir=run_dir, timeout=600)
+            (shared / "report-short-run.done").write_text("ok")
+    return run_dir

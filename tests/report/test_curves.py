@@ -4,16 +4,26 @@ import math
 import numpy as np
 import pytest
 
-from pipeline.report.figures import _progress_range, mean_band, step_curve
+from pipeline.report.figures import _progress_range, common_span, logged_points, mean_band
 
 
-def test_step_curve_holds_the_last_value_and_carries_it_past_the_run_end():
-    history = [{"evaluations": 20, "qd_score": 5.0}, {"evaluations": 40, "qd_score": 7.5},
-               {"evaluations": 60, "qd_score": 9.0}]
-    grid = np.array([0, 19, 20, 39, 40, 59, 60, 61, 100])
-    curve = step_curve(history, "qd_score", grid)
-    assert curve.tolist() == [0.0, 0.0, 5.0, 5.0, 7.5, 7.5, 9.0, 9.0, 9.0]
-    assert step_curve([], "qd_score", grid).tolist() == [0.0] * len(grid)
+def test_logged_points_are_the_logged_rows_and_nothing_else():
+    history = [{"evaluations": 100, "qd_score": 5.0}, {"evaluations": 100, "qd_score": 5.5},
+               {"evaluations": 140, "coverage": 0.1}, {"evaluations": 500, "qd_score": 9.0},
+               {"evaluations": 300, "qd_score": 7.5}, {"evaluations": 320, "qd_score": float("nan")}]
+    evals, values = logged_points(history, "qd_score")
+    assert evals.tolist() == [100, 300, 500] and values.tolist() == [5.5, 7.5, 9.0]
+    assert [a.tolist() for a in logged_points([], "qd_score")] == [[], []]
+
+
+def test_common_span_is_linear_between_logged_points_and_never_carried_past_an_end():
+    a = logged_points([{"evaluations": 10, "elites": 4}, {"evaluations": 30, "elites": 8}], "elites")
+    b = logged_points([{"evaluations": 20, "elites": 10}, {"evaluations": 40, "elites": 30},
+                       {"evaluations": 200, "elites": 100}], "elites")
+    grid, curves = common_span([a, b])
+    assert grid.tolist() == [20, 30]  # from the later start to the earlier end
+    assert curves.tolist() == [[6.0, 8.0], [10.0, 20.0]]
+    assert common_span([a, (np.zeros(0), np.zeros(0))])[0].tolist() == []
 
 
 def test_mean_band_is_a_student_t_interval():
@@ -28,20 +38,16 @@ def test_mean_band_is_a_student_t_interval():
     assert single[0].tolist() == [1.0, 2.0] and np.isnan(single[1]).all()  # no band from one trial
 
 
-def test_runs_logged_at_different_counts_share_one_grid_and_stay_in_range():
-    """Two runs of different lengths, logged at different evaluation counts: after the short
-    run ends it still counts with its final value, so the mean does not jump to the long run
-    alone and the band stays within what a count of elites can be."""
+def test_runs_logged_at_different_counts_share_their_common_span_and_stay_in_range():
+    """Two runs of different lengths, logged at different counts: the mean covers only where
+    both have data, so it neither jumps where one ends nor holds a value a run never reached."""
     short = [{"evaluations": 10, "elites": 4}, {"evaluations": 30, "elites": 6}]
     long = [{"evaluations": 25, "elites": 40}, {"evaluations": 50, "elites": 80}, {"evaluations": 200, "elites": 400}]
-    grid = np.linspace(0, 200, 41)
-    curves = np.array([step_curve(h, "elites", grid) for h in (short, long)])
-    assert not np.isnan(curves).any()
+    grid, curves = common_span([logged_points(h, "elites") for h in (short, long)])
+    assert grid.tolist() == [25, 30] and not np.isnan(curves).any()
     mean, lo, hi = mean_band(curves, *_progress_range("elites", 1600, curves))
-    assert mean[-1] == pytest.approx((6 + 400) / 2)  # the short run's 6 elites, carried forward
+    assert mean[-1] == pytest.approx((6 + 48) / 2)  # the long run at 30, linear between 25 and 50
     assert (lo >= 0).all() and (hi <= 1600).all() and (lo <= mean).all() and (mean <= hi).all()
-    unclipped = mean_band(curves)[1]
-    assert unclipped.min() < -400  # what the figure showed before clipping
 
 
 def test_percentages_are_clipped_to_0_and_100():
