@@ -399,8 +399,10 @@ def _open_slurm(cfg, stack):
     _wait_for_a_worker(cluster, client, cfg)
     # From here a worker job that ends (walltime, killed, out of memory, its node down) or whose
     # workers all left the scheduler is replaced by a new one, and each loss is said.
+    log_dir = Path(os.path.expandvars(os.path.expanduser(str(cfg.slurm.get("log_directory") or ".")))).resolve()
     watch = JobWatch(cluster, int(cfg.jobs), lost_after=settings["lost_job_after_s"],
-                     every=settings["watch_every_s"])
+                     every=settings["watch_every_s"],
+                     job_log=lambda job_id: log_dir / f"{cfg.slurm.get('job_name') or 'worker'}-{job_id}.err")
     watch.start()
     stack.callback(watch.stop)  # before the cluster closes (a stack unwinds last in, first out)
     return client
@@ -494,8 +496,10 @@ class JobWatch:
     one-process jobs and said nothing. Runs in a thread of the driver; the cluster's state is
     changed on the cluster's event loop."""
 
-    def __init__(self, cluster, jobs: int, *, lost_after: float, every: float, squeue=None, emit=say):
+    def __init__(self, cluster, jobs: int, *, lost_after: float, every: float, squeue=None, emit=say,
+                 job_log=None):
         self.cluster, self.jobs, self.lost_after, self.every = cluster, jobs, lost_after, every
+        self.job_log = job_log  # job id -> the path of its stderr file, to quote a job that never connected
         self.squeue, self.emit = squeue or _squeue, emit
         self.lost = self.replaced = 0
         self.known: dict[str, str] = {}        # job name -> SLURM job id, jobs seen submitted
@@ -564,6 +568,8 @@ class JobWatch:
             if not state or state in ENDING:
                 ended = _ended_state(job_id) if not state else "COMPLETING"
                 reason = f"ended ({ended or 'gone from squeue'})"
+                if job_id not in self.connected_at:
+                    reason += f" before a worker of it reached the scheduler{self._log_end(job_id)}"
             elif state == "RUNNING" and job_id in self.connected_at and \
                     now - self.connected_at[job_id] >= self.lost_after:
                 reason = (f"running, but none of its workers has reached the scheduler for "
@@ -575,6 +581,18 @@ class JobWatch:
                       f"one to keep {self.jobs} ({self.lost} lost so far)")
             self.waiting.append(job_id)
             cluster.sync(self._replace, name)
+
+    def _log_end(self, job_id: str) -> str:
+        """'; its log ends: <last line>' for a job that never connected (a Python or a folder its
+        node lacks, a scheduler it cannot reach), so a run whose new jobs all fail says why."""
+        if self.job_log is None:
+            return ""
+        path = Path(self.job_log(job_id))
+        try:
+            lines = [line.strip() for line in path.read_text(errors="replace").splitlines() if line.strip()]
+        except OSError:
+            return f"; it wrote no log {path}"
+        return f"; its log {path} ends: {lines[-1] if lines else '(empty)'}"
 
     async def _replace(self, name: str) -> None:
         """On the cluster's loop: forget job `name`, cancel it, and scale back up to `jobs`."""
