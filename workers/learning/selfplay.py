@@ -75,11 +75,19 @@ class SelfPlayEnv(HearthstoneEnv):
 def make_env(index: int, encoder: str, seed: int):
     def thunk():
         import gymnasium as gym
+        _one_thread()  # in a subprocess: the frozen policy's forward passes, one thread per env
         env = SelfPlayEnv(seat=index % 2, encoder=encoder)
         env = gym.wrappers.TransformObservation(env, symlog, env.observation_space)
         env.reset(seed=derive(seed, 0x5E1F, index))
         return env
     return thunk
+
+
+def _one_thread() -> None:
+    """One torch thread: with an environment or evaluation worker per core, torch's default (a
+    thread per core in every process) oversubscribes the machine many times over."""
+    import torch
+    torch.set_num_threads(1)
 
 
 def play_games(policy_path: str, opponent: str, seed: int, ks) -> float:
@@ -112,7 +120,8 @@ class Evaluator:
         if processes > 1:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
-            self.pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("forkserver"))
+            self.pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("forkserver"),
+                                            initializer=_one_thread)
         self.processes = processes
 
     def points(self, policy_path: str, opponent: str, games: int, seed: int) -> float:
@@ -175,6 +184,11 @@ def _callback_class():
             path = self.args.out / "opponent.zip"
             save_policy(self.model, path, self.args.encoder)
             self.training_env.env_method("set_opponent", str(path), self.switches)
+            if self.switches % 10 == 0:  # progress between checkpoints
+                train_s = time.perf_counter() - self.start - self.eval_seconds
+                say(f"[self-play] {self.episodes:,} episodes, {self.num_timesteps:,} steps, "
+                    f"{self.num_timesteps / max(train_s, 1e-9):.0f} steps/s, "
+                    f"{self.episodes / max(train_s, 1e-9):.2f} episodes/s (training time {train_s:.0f}s)")
 
         def evaluate(self) -> None:
             args = self.args
