@@ -75,10 +75,10 @@ PAGE = """<!DOCTYPE html>
 <style>
 body{font-family:sans-serif;margin:1em 2em;color:#222}
 #main{display:flex;flex-wrap:wrap;gap:2em;align-items:flex-start}
-#grid{width:680px;max-width:100%;height:auto;user-select:none}
+#grid{flex:0 0 600px;width:600px;max-width:100%;height:auto;user-select:none}
 #grid .cell{cursor:pointer}#grid .cell:hover,#grid .sel{stroke:#e4002b;stroke-width:2}
 #tip{position:fixed;pointer-events:none;background:#fff;border:1px solid #888;padding:4px 7px;font-size:13px;display:none;box-shadow:1px 1px 4px #0003}
-#deck{min-width:340px;max-width:520px}#deck table{border-collapse:collapse;font-size:14px;margin:.4em 0}
+#deck{flex:1 1 340px;min-width:300px;max-width:620px}.cols{display:flex;flex-wrap:wrap;gap:1.5em}.cols>div{flex:1 1 230px}#deck table{border-collapse:collapse;font-size:14px;margin:.4em 0}
 #deck td,#deck th{padding:1px 8px 1px 0;text-align:left}#deck td.n{text-align:right}
 #deck-code{display:block;word-break:break-all;background:#f3f3f3;padding:4px;font-size:12px}
 .muted{color:#666;font-size:90%}
@@ -175,11 +175,12 @@ function moveTip(ev) {
 function curve(cards) {  // mana curve: copies per cost 0 ... 7+, as SVG bars
   const n = Array(8).fill(0);
   for (const c of cards) n[Math.min(7, c.cost)] += c.k;
-  const top = Math.max(...n, 1), bw = 30, bh = 80;
-  return `<svg id="curve" width="${8 * bw + 10}" height="${bh + 36}">` + n.map((v, c) =>
-    `<rect x="${c * bw + 5}" y="${bh + 6 - v / top * bh}" width="${bw - 6}" height="${v / top * bh}" fill="#3b528b"/>` +
-    `<text x="${c * bw + 17}" y="${bh + 30}" text-anchor="middle" font-size="12">${c === 7 ? "7+" : c}</text>` +
-    (v ? `<text x="${c * bw + 17}" y="${bh + 2 - v / top * bh}" text-anchor="middle" font-size="11">${v}</text>` : "")
+  const top = Math.max(...n, 1), bw = 30, bh = 80, pad = 16;  // pad: room for the tallest bar's count
+  const h = v => v / top * bh;
+  return `<svg id="curve" width="${8 * bw + 10}" height="${pad + bh + 24}">` + n.map((v, c) =>
+    `<rect x="${c * bw + 5}" y="${pad + bh - h(v)}" width="${bw - 6}" height="${h(v)}" fill="#3b528b"/>` +
+    `<text x="${c * bw + 17}" y="${pad + bh + 18}" text-anchor="middle" font-size="12">${c === 7 ? "7+" : c}</text>` +
+    (v ? `<text x="${c * bw + 17}" y="${pad + bh - h(v) - 4}" text-anchor="middle" font-size="11">${v}</text>` : "")
   ).join("") + "</svg>";
 }
 
@@ -195,15 +196,16 @@ function select(node) {
   panel.innerHTML =
     `<h2>Fitness ${signed(e.f)}, win rate ${fmt(100 * e.t[WIN], 1)}%</h2>` +
     `<p class="muted">cell ${cell[0]}, ${cell[1]} of ${NX} x ${NY}; evaluation ${e.id}</p>` +
-    `<h3>Deck</h3><table id="cards"><tr><th>copies</th><th>card</th><th>mana</th></tr>` +
+    `<h3>Hearthstone deck code</h3><code id="deck-code">${esc(e.code)}</code>` +
+    `<p><button id="copy" type="button">Copy deck code</button> <span id="copied" class="muted"></span></p>` +
+    `<div class="cols"><div><h3>Deck</h3><table id="cards"><tr><th>copies</th><th>card</th><th>mana</th></tr>` +
     cards.map(c => `<tr><td class="n">${c.k}</td><td>${esc(c.name)}</td><td class="n">${c.cost}</td></tr>`).join("") +
-    `</table><h3>Mana curve</h3>${curve(cards)}` +
-    `<h3>Results</h3><p class="muted">Over all games against the six opponents together: the archive keeps ` +
-    `these ${D.targets.length} numbers per elite, not a breakdown by opponent.</p><table id="results">` +
+    `</table></div><div><h3>Mana curve</h3>${curve(cards)}` +
+    `<h3>Results</h3><table id="results">` +
     D.targets.map(([, label], k) => `<tr><td>${esc(label)}</td><td class="n">` +
       (k === WIN ? fmt(100 * e.t[k], 1) + "%" : fmt(e.t[k])) + `</td></tr>`).join("") +
-    `</table><h3>Hearthstone deck code</h3><code id="deck-code">${esc(e.code)}</code>` +
-    `<p><button id="copy" type="button">Copy deck code</button> <span id="copied" class="muted"></span></p>`;
+    `</table><p class="muted">Over all games against the six opponents together: the archive keeps ` +
+    `these ${D.targets.length} numbers per elite, not a breakdown by opponent.</p></div></div>`;
   panel.hidden = false;
   document.getElementById("copy").addEventListener("click", () => copy(e.code));
 }
