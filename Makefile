@@ -56,9 +56,10 @@ BENCH_BASELINE ?=
 bench: native
 	$(PY) -m tools.bench $(if $(BENCH_BASELINE),--baseline $(BENCH_BASELINE))
 
-# The pipeline at N = 50, 200 and 1,000 worker slots, overlap off and on: real driver, scheduler
-# and head node, STAND-IN game tasks timed from real games (tools/scale.py), e.g.
-# SCALE_FLAGS="--slots 200 --budget 1000".
+# The pipeline at N = 200 and 1,000 worker slots, 5,000 evaluations, the synchronous and the
+# steady-state loop: real driver, scheduler and head node, STAND-IN game tasks timed from real
+# games (tools/scale.py), e.g. SCALE_FLAGS="--slots 200 --budget 1000"; SCALE_FLAGS=--slurm: the
+# workers as SLURM jobs on the three-host cluster of slurm/nodes_slurm.sh (root).
 SCALE_FLAGS ?=
 scale: native
 	$(PY) -m tools.scale $(SCALE_FLAGS)
