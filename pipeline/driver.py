@@ -106,6 +106,7 @@ def _stoppable_search(cfg, run_dir, space, config_yaml):
 
     class StoppableSearch(Search):
         saved_evaluations = None  # how many evaluations the checkpoint on disk holds
+        stopping = False  # set on a stop: the last checkpoint is written without the reports
 
         def resume(self, saved) -> None:
             super().resume(saved)
@@ -117,6 +118,8 @@ def _stoppable_search(cfg, run_dir, space, config_yaml):
                 self.saved_evaluations = self.evaluations
 
         def write_reports(self, **kw) -> None:
+            if self.stopping:  # a stop's grace period is for the checkpoint; the resumed run rewrites them
+                return
             with stops_deferred():
                 super().write_reports(**kw)
 
@@ -154,11 +157,14 @@ def _last_checkpoint(search, cfg):
     leaves run() (its results are applied inside stops_deferred blocks), and the checkpoint holds
     the batches still in flight, which the resumed run plays again with the same seeds. So a
     preempted job loses only the games in flight, not the work since the last outer iteration.
-    If the write fails, the last complete checkpoint stays."""
+    Only the checkpoint is written (the reports, a heatmap and pages, could outlast a short grace
+    period; the resumed run writes them). If the write fails, the last complete checkpoint stays."""
     try:
         yield
     except Stopped as stop:
-        if cfg.algorithm.kind != "cma_me":  # the strategy search keeps its own checkpoints
+        # the strategy search keeps its own checkpoints; before the first one there is little to keep
+        if cfg.algorithm.kind != "cma_me" and search.saved_evaluations is not None:
+            search.stopping = True
             try:
                 search.checkpoint()
             except Exception as exc:  # noqa: BLE001 - the stop goes on; the older checkpoint stays
