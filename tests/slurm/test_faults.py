@@ -8,6 +8,7 @@ The games are the timed stand-in's (engine=scale_standin, workers/protocol/timed
 each task sleeps as long as its games would take and returns a fixed table's records, so tasks
 are in flight when a fault strikes while the two-core machine stays idle; the results depend on
 the table's records, not on its times, so one fast undisturbed run is the reference of all."""
+import os
 import re
 import shutil
 import subprocess
@@ -193,8 +194,7 @@ def restart_slurmd(node: str) -> None:
     link(node, "up")
     conf = NODES_DIR / "slurm.conf"
     subprocess.run(["bash", str(ROOT / "slurm" / "nodes_slurm.sh"), "on", node, "/usr/sbin/slurmd", "-N", node,
-                    "-f", str(conf)], check=True, timeout=60, env={"SLURM_NODES_DIR": str(NODES_DIR),
-                                                                      "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
+                    "-f", str(conf)], check=True, timeout=60, env={**os.environ, "SLURM_NODES_DIR": str(NODES_DIR)})
 
 
 def test_a_compute_node_that_goes_down_and_comes_back(shared, tmp_path, tables, standin_reference):
