@@ -237,6 +237,9 @@ def train_selfplay(args) -> Path:
                         vf_coef=args.vf_coef, seed=args.seed, device=args.device, verbose=0,
                         policy_kwargs={"net_arch": {"pi": list(args.hidden), "vf": list(args.hidden)},
                                        "activation_fn": torch.nn.ReLU})
+    # sb3 reseeds the environments with seed + index, so runs of neighbouring seeds would share
+    # deals; a hashed base keeps every run's deals its own.
+    venv.seed(derive(args.seed, 0x5E1F) % 2 ** 31)
     evaluator = Evaluator(args.eval_processes)
     curve = Curve(args.out, args.eval_against, x="episodes",
                   title="Self-play MaskablePPO: greedy checkpoints, mirror matches on the six decks")
