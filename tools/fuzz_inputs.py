@@ -50,7 +50,7 @@ KINDS = ("clear", "traceback", "hang", "silent", "unclear")
 
 # A run of seconds (random players, 2 games a deck, 4 evaluations): what a case runs if its
 # bad value is not refused.
-BASE = {"experiment": "smoke", "progress": "false", "cluster.n_workers": "1", "opponents.games": "2",
+BASE = {"experiment": "smoke_random", "progress": "false", "cluster.n_workers": "1", "opponents.games": "2",
         "cluster.games_per_task": "2", "algorithm.budget": "4", "algorithm.initial": "2",
         "algorithm.batch_size": "2", "algorithm.checkpoint_every": "2",
         "algorithm.inner.iterations": "10", "surrogate.epochs": "1"}
@@ -135,6 +135,8 @@ SPECIAL = {  # keys whose bad values are not just numbers out of range
     "cluster.address": ["notanaddress", "'tcp://'", "tcp://127.0.0.1:99999", "''", "5"],
     "cluster.dashboard_address": [":99999", "abc", "''", "'host:port'"],
     "cluster.slurm": ["5", "abc", "[1]"],
+    "cluster.games_per_task": ["0", "-1", "1.5", "abc", "''", "null", "true", "nan", "100001", "[1]"],
+    "algorithm.lag": ["-1", "1.5", "abc", "''", "null", "true", "nan", "10000001", "[1]", "AUTO"],
     "run_dir": ["''", "'{dir}/plainfile'"],
     "engine.path": ["''"],
     "engine.table": ["''", "'{dir}/plainfile'"],

@@ -57,18 +57,6 @@ def games_per_task(setting, games: int, slots: int, decks: int | None = None) ->
     return -(-games // tasks)
 
 
-def configured_slots(cluster_cfg, live_workers) -> int:
-    """The worker slots the cluster config asks for: a local cluster's workers (one per core by
-    default), a SLURM cluster's jobs x processes; for a cluster at an address, or a client
-    handed in, the slots there when asked (`live_workers()`)."""
-    from .clusters import default_workers
-    if cluster_cfg.kind == "local":
-        return int(cluster_cfg.n_workers or default_workers())
-    if cluster_cfg.kind == "slurm":
-        return int(cluster_cfg.jobs) * int(cluster_cfg.slurm.get("processes") or 1)
-    return live_workers()
-
-
 @dataclass
 class BatchTiming:
     wall_s: float  # from the first submission to the last result

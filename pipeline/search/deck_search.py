@@ -21,7 +21,6 @@ from pathlib import Path
 import numpy as np
 
 from ..cluster.clusters import stops_deferred
-from ..cluster.evaluation import configured_slots
 from ..deck_space import DeckSpace
 from ..errors import CheckpointError
 from ..state import checkpoint as ckpt
@@ -36,7 +35,7 @@ from .surrogate import Surrogate
 N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.protocol.results.TARGET_NAMES)
 SOURCE_RANDOM, SOURCE_MUTATION, SOURCE_SURROGATE = 0, 1, 2
 PENDING = "pending"  # the checkpoint group of the batches in flight
-LAG_PER_SLOT = 2  # algorithm.lag=auto: decks in flight per worker slot while the head node works
+LAG_SHARE = 0.04  # algorithm.lag=auto: this share of the budget in flight while the head node works
 
 
 @dataclass
@@ -120,7 +119,7 @@ class Search:
                 self.grid.load_state(saved.arrays["surrogate_archive"])
             except (ValueError, IndexError) as exc:
                 raise ckpt.damaged(saved.path, f"its surrogate archive does not fit the config ({exc})") from None
-        if self.steady_state:  # the lag the run started with, whatever the cluster is now
+        if self.steady_state:  # the lag the run started with
             lag = state.get("lag")
             if not isinstance(lag, int) or lag < 0:
                 raise ckpt.damaged(saved.path, f"its steady-state lag is {lag!r}, not a count of decks")
@@ -177,7 +176,7 @@ class Search:
     def run(self) -> None:
         budget = int(self.algo.budget)
         if self.steady_state and self.lag is None:
-            self.lag = steady_state_lag(self.cfg, self.evaluator)
+            self.lag = steady_state_lag(self.algo)
         with self._bar(total=budget, initial=self.evaluations, desc="evaluations", unit="deck",
                        leave=True) as bar:
             self._eval_bar = bar
@@ -389,12 +388,13 @@ class Search:
         return progress_bar(bool(self.cfg.progress), **kw)
 
 
-def steady_state_lag(cfg, evaluator) -> int:
-    """algorithm.lag: a count of decks, or auto: LAG_PER_SLOT per worker slot that the cluster
-    config asks for, enough to keep every slot busy while the head node trains and selects."""
-    if cfg.algorithm.lag != "auto":
-        return int(cfg.algorithm.lag)
-    return LAG_PER_SLOT * configured_slots(cfg.cluster, evaluator.workers)
+def steady_state_lag(algo) -> int:
+    """algorithm.lag: a count of decks, or auto: LAG_SHARE of the budget (the paper's 10,000:
+    400, two decks per slot of a 200-slot cluster). A function of the algorithm's config alone,
+    so a run gives the same archive on any cluster."""
+    if algo.lag != "auto":
+        return int(algo.lag)
+    return max(1, round(LAG_SHARE * int(algo.budget)))
 
 
 def _plain(row: dict) -> dict:

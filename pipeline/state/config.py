@@ -53,7 +53,7 @@ class AlgorithmCfg:
     skip_evaluated: bool = False
     train_online: bool = True
     overlap: bool = False  # surrogate kinds: the steady-state loop (the workers' queue never runs dry)
-    lag: Any = "auto"  # with overlap: decks in flight beyond each surrogate's data; auto = 2 per worker slot
+    lag: Any = "auto"  # with overlap: decks in flight beyond each surrogate's data; auto = 4% of the budget
     offline: OfflineCfg = field(default_factory=OfflineCfg)
     inner: InnerCfg = field(default_factory=InnerCfg)
 
