@@ -316,6 +316,7 @@ def evaluate(args) -> dict:
     """`evaluate`: the policy's points against each spec, with 95% Wilson intervals, printed."""
     from ..players.specs import load_policy as check_policy
     check_policy(args.policy)  # a bad file: one PlayerSpecError
+    _one_thread()  # one small forward pass per action: more threads only cost (65 ms an action on 2 busy cores)
     evaluator = Evaluator(args.processes)
     out = {}
     try:
