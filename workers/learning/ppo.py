@@ -25,7 +25,6 @@ last policy); it is a player spec as `ppo:OUT/policy.zip`.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
 from pathlib import Path
@@ -34,10 +33,11 @@ import numpy as np
 
 from ..engine.rng import derive
 from ..players.encoders import ENCODERS
-from ..players.ppo import Policy, PPOPlayer, symlog, write_info
+from ..players.ppo import Policy, PPOPlayer, symlog
 from ..players.specs import PlayerSpecError, build_player, check_player
 from .gym_env import HearthstoneEnv
 from .intervals import wilson_interval
+from .ppo_files import Curve, save_policy, say
 
 RESULTS = Path("results/ppo")
 
@@ -73,46 +73,6 @@ def play_match(player_factory, opponent: str, games: int, seed: int) -> float:
         play_game(g, players)
         points += 1.0 if g.winner == seat else 0.5 if g.winner == -1 else 0.0
     return points
-
-
-class Curve:
-    """The learning curve's rows, written to CSV and PNG after each evaluation."""
-
-    def __init__(self, out: Path, against: list, x: str = "steps",
-                 title: str = "MaskablePPO: greedy policy, mirror matches on the six decks"):
-        self.out, self.against, self.rows, self.x, self.title = out, against, [], x, title
-
-    def add(self, row: dict) -> None:
-        self.rows.append(row)
-        fields = list(self.rows[0])
-        tmp = self.out / "curve.csv.tmp"
-        with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=fields)
-            w.writeheader()
-            w.writerows(self.rows)
-        tmp.replace(self.out / "curve.csv")
-        self.plot()
-
-    def plot(self) -> None:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(6.4, 4.0))
-        steps = [r[self.x] for r in self.rows]
-        for name in self.against:
-            rate = [r[f"{name}_rate"] for r in self.rows]
-            ax.plot(steps, rate, marker="o", label=f"against {name}")
-            ax.fill_between(steps, [r[f"{name}_lo"] for r in self.rows], [r[f"{name}_hi"] for r in self.rows],
-                            alpha=0.2)
-        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-        ax.set_xlabel("environment steps" if self.x == "steps" else f"training {self.x}")
-        ax.set_ylabel("win rate (95% Wilson interval)")
-        ax.set_ylim(0, 1)
-        ax.set_title(self.title)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(self.out / "curve.png", dpi=120)
-        plt.close(fig)
 
 
 def _callback_class():
@@ -158,17 +118,6 @@ def _callback_class():
                     for n in args.eval_against))
 
     return EvaluateAndSave
-
-
-def save_policy(model, path: Path, encoder: str) -> None:
-    tmp = path.with_name(path.stem + ".tmp.zip")
-    model.save(str(tmp))
-    write_info(tmp, encoder)
-    tmp.replace(path)
-
-
-def say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
 
 
 def train_ppo(args) -> Path:

@@ -25,7 +25,6 @@ rate is optimistic: `evaluate` confirms it on fresh deals (another seed).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -153,7 +152,7 @@ def summarize(rows: list, against: list) -> dict:
 
 def _callback_class():
     from stable_baselines3.common.callbacks import BaseCallback
-    from .ppo import save_policy, say
+    from .ppo_files import save_policy, say
 
     class SelfPlayCallback(BaseCallback):
         """Counts episodes; replaces the frozen opponent every `switch_every`; saves and evaluates
@@ -225,7 +224,7 @@ def train_selfplay(args) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-    from .ppo import Curve, say
+    from .ppo_files import Curve, say
 
     torch.set_num_threads(args.threads)
     (args.out / "checkpoints").mkdir(parents=True, exist_ok=True)
