@@ -44,8 +44,9 @@ TASK_SLOTS, MIN_AUTO_GAMES = 200, 10
 def games_per_task(setting, games: int, slots: int, decks: int | None = None) -> int:
     """cluster.games_per_task: a count, or auto: about TASK_SLOTS / slots tasks per deck, so a
     few slots get many small tasks to share and many slots one task per deck, keeping the
-    scheduler's tasks per second, and its share of the time, small; but a batch of `decks`
-    fewer than the slots still gets two tasks per slot; never under MIN_AUTO_GAMES games a task
+    scheduler's tasks per second, and its share of the time, small; but where fewer `decks` than
+    slots wait (a batch and those still queued before it), two tasks per slot; never under
+    MIN_AUTO_GAMES games a task
     (docs/pipeline.md#task-size)."""
     if setting != "auto":
         return int(setting)
@@ -100,8 +101,8 @@ class EvaluationClient:
             raise ConfigError(f"the engine cannot play {len(bad)} pool card(s): {', '.join(bad[:5])}")
 
     def chunks(self, decks: int) -> list[list[int]]:
-        """The game indices of each task of a deck in a batch of `decks`; auto sizes them for the
-        workers there now (a deck's games and seeds do not depend on how they are split)."""
+        """The game indices of each task of a deck when `decks` decks are queued; auto sizes them
+        for the workers there now (a deck's games and seeds do not depend on how they are split)."""
         size = games_per_task(self.games_per_task, self.games, self.workers(), decks)
         return [list(range(s, min(s + size, self.games))) for s in range(0, self.games, size)]
 
@@ -114,10 +115,11 @@ class EvaluationClient:
         candidate's weights as a tuple)."""
         return self.submit(decks, eval_ids, strategies).results(progress)
 
-    def submit(self, decks: np.ndarray, eval_ids: np.ndarray, strategies=None) -> "PendingBatch":
+    def submit(self, decks: np.ndarray, eval_ids: np.ndarray, strategies=None, queued: int = 0) -> "PendingBatch":
         """Sends every game task of these decks to the workers and returns at once; the
-        batch's `results()` waits for them. Batches submitted earlier run first."""
-        return PendingBatch(self, decks, eval_ids, strategies)
+        batch's `results()` waits for them. Batches submitted earlier run first; `queued`:
+        how many decks of those are still waiting (the automatic task size counts them)."""
+        return PendingBatch(self, decks, eval_ids, strategies, queued)
 
     def _submit(self, cards, games, seed, options):
         return self.client.submit(play_chunk, cards, games, seed, options, pure=False)
@@ -126,13 +128,14 @@ class EvaluationClient:
 class PendingBatch:
     """The game tasks of one batch of decks, running on the workers."""
 
-    def __init__(self, client: EvaluationClient, decks: np.ndarray, eval_ids: np.ndarray, strategies=None):
+    def __init__(self, client: EvaluationClient, decks: np.ndarray, eval_ids: np.ndarray, strategies=None,
+                 queued: int = 0):
         self.client, self.eval_ids = client, eval_ids
         self.card_lists = [tuple(client.space.decode(d)) for d in decks]
         self.options = [client.options if strategies is None else {**client.options, "strategy": s}
                         for s in (strategies if strategies is not None else [None] * len(decks))]
         self.seeds = [evaluation_seed(client.run_seed, e) for e in eval_ids]
-        self.chunks = client.chunks(len(decks))
+        self.chunks = client.chunks(len(decks) + queued)
         self.timing: BatchTiming | None = None  # once every deck is in
         self.start = time.perf_counter()
         tasks = [(d, c) for d in range(len(self.card_lists)) for c in range(len(self.chunks))]

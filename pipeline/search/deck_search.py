@@ -298,7 +298,7 @@ class Search:
             self.space.validate(d)
         ids = np.arange(self.submitted, self.submitted + len(decks))
         flight = InFlight(decks, ids, source, self.outer_iteration, log)
-        flight.batch = self.evaluator.submit(decks, ids)
+        flight.batch = self.evaluator.submit(decks, ids, queued=self.submitted - self.evaluations)
         log["dispatch_s"] = time.perf_counter() - start
         self.flights.append(flight)
 
