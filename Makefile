@@ -23,9 +23,9 @@ native: $(STAMP)
 	-DSAME_NATIVE=0 $(PY) -m workers.engine.native_build
 
 # DSA-ME with the paper's protocol players (beam search, depth 13, width 4) at a small budget:
-# conf/experiment/smoke.yaml, 600 evaluations of 24 games, at least 5 outer iterations.
+# conf/experiment/smoke.yaml, 250 evaluations of 24 games, at least 5 outer iterations.
 run: native
-	@echo "make run: DSA-ME with the paper's players, 600 decks x 24 games, about 3 minutes on 2 idle cores" \
+	@echo "make run: DSA-ME with the paper's players, 250 decks x 24 games, about 3 1/2 minutes on 2 idle cores" \
 	      "(experiment=smoke; the random-player preset for tests is experiment=smoke_random)."
 	$(PY) -m pipeline experiment=smoke
 	@echo "Open archive.html in the run folder named above (files in ...) to explore the archive and its decks."
