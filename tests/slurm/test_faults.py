@@ -22,8 +22,10 @@ import pytest
 from tests.pipeline.helpers import (ROOT, TINY, assert_same_run, command, final_state, run_pipeline,
                                     saved_evaluations, wait_for)
 
-from .conftest import CTL, NODES, NODES_DIR, on_ctl
+from .conftest import NODES, NODES_DIR, on_ctl
 from .jobs import ENDED, jobs_named, job_state, sbatch, wait_job
+from .test_nodes import jobs as node_jobs  # the three-host cluster's squeue, on its controller
+from .test_nodes import node_workers as nodes_workers
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -88,22 +90,9 @@ def events(text: str) -> list[str]:
 
 
 # --------------------------------------------------------------------- the three-host cluster
-def ctl(*args, timeout=60) -> str:
-    done = subprocess.run(on_ctl(*args), cwd=ROOT, capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 0, f"{' '.join(map(str, args))} on {CTL}: {done.stderr}"
-    return done.stdout
-
-
-def node_jobs(name: str) -> dict[str, tuple[str, str]]:
-    """Job id -> (state, node) of this user's pending or running jobs with this name."""
-    out = ctl("squeue", "-h", "--name", name, "-o", "%i %T %N")
-    return {job: (state, node) for job, state, node in (f"{line} -".split()[:3] for line in out.splitlines())}
-
-
 def node_workers(logs: Path, name: str, jobs: int = 2) -> list[str]:
-    return ["cluster=slurm", f"cluster.jobs={jobs}", "cluster.slurm.cores=1", "cluster.slurm.processes=1",
-            "cluster.slurm.memory=1GB", "cluster.slurm.walltime=00:20:00", "cluster.slurm.death_timeout=30",
-            f"cluster.slurm.log_directory={logs}", f"cluster.slurm.job_name={name}", *FAST_FAULTS]
+    """test_nodes' one-core worker jobs, one per node, with the fault settings of these tests."""
+    return [*nodes_workers(logs, name, jobs), *FAST_FAULTS]
 
 
 def registered(logs: Path, name: str, job: str) -> bool:
