@@ -46,8 +46,7 @@ def games_per_task(setting, games: int, slots: int, decks: int | None = None) ->
     few slots get many small tasks to share and many slots one task per deck, keeping the
     scheduler's tasks per second, and its share of the time, small; but where fewer `decks` than
     slots wait (a batch and those still queued before it), two tasks per slot; never under
-    MIN_AUTO_GAMES games a task
-    (docs/pipeline.md#task-size)."""
+    MIN_AUTO_GAMES games a task (docs/pipeline.md#task-size)."""
     if setting != "auto":
         return int(setting)
     slots = max(slots, 1)
