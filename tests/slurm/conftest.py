@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -198,6 +199,16 @@ def nodes_to_ourselves(slurm_nodes):
     with open(NODES_DIR / "use.lock", "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield slurm_nodes
+
+
+@pytest.fixture
+def shared(nodes_to_ourselves):
+    """A folder every host sees (the cluster's "shared file system"; /tmp is each node's own),
+    removed after the test."""
+    folder = NODES_DIR / "shared" / uuid.uuid4().hex[:8]
+    folder.mkdir(parents=True)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

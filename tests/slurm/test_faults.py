@@ -162,14 +162,6 @@ class NodesRun:
             (self.run_dir / "cluster.log").read_text().splitlines()
 
 
-@pytest.fixture
-def shared(nodes_to_ourselves):
-    folder = NODES_DIR / "shared" / uuid.uuid4().hex[:8]
-    folder.mkdir(parents=True)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
 def kill_everything_on(node: str) -> None:
     """A node that crashes: every process in its network namespace (its slurmd, the worker job)
     killed, its link down, so nothing it had answers any more (no reset, no FIN)."""

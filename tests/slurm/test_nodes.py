@@ -11,7 +11,6 @@ loopback, and a worker log folder (which holds the workers' TLS files) on a path
 node sees."""
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -48,15 +47,6 @@ def jobs(name: str) -> dict[str, tuple[str, str]]:
     """Job id -> (state, node) of this user's pending or running jobs with this name."""
     out = ctl("squeue", "-h", "--name", name, "-o", "%i %T %N")
     return {job: (state, node) for job, state, node in (f"{line} -".split()[:3] for line in out.splitlines())}
-
-
-@pytest.fixture
-def shared(nodes_to_ourselves):
-    """A folder every host sees (the cluster's "shared file system"; /tmp is each node's own)."""
-    folder = NODES_DIR / "shared" / uuid.uuid4().hex[:8]
-    folder.mkdir(parents=True)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def node_workers(logs, name, jobs=2):

@@ -15,8 +15,8 @@ from .conftest import NODES_DIR, ROOT
 pytestmark = pytest.mark.timeout(600)
 
 
-def test_scale_on_the_three_host_cluster_prints_its_line(nodes_to_ourselves, tmp_path):
-    runs = NODES_DIR / "shared" / f"scale-{tmp_path.name}"  # the nodes do not see this machine's /tmp
+def test_scale_on_the_three_host_cluster_prints_its_line(shared, tmp_path):
+    runs = shared  # a folder the nodes see (not this machine's /tmp)
     done = subprocess.run(
         [sys.executable, "-m", "tools.scale", "--slurm", "--slots", "4", "--modes", "on", "--budget", "40",
          "--table", str(runs / "table.npz"), "--runs-dir", str(runs), "--json", str(tmp_path / "scale.json"),
