@@ -8,7 +8,7 @@ the protocol took on this machine and returns a real evaluation's records from a
 
 First it calibrates (once; `--recalibrate` again): real protocol games of random decks, timed
 per task, make the table. Then for each N it runs DSA-ME with overlap off (the paper's loop) and
-on (the steady-state loop with algorithm.lag = 2 N), and prints per run:
+on (the steady-state loop with algorithm.lag = 3 N), and prints per run:
 evaluations per hour, the workers' busy share (time in tasks over slot time), the head node's
 seconds per outer iteration by phase, the scheduler's overhead per task, the driver's CPU per task
 and per iteration, the driver's peak memory (the scheduler runs inside the driver's process) and
@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "scale"
 NODES_SCRIPT = ROOT / "slurm" / "nodes_slurm.sh"
 PAPER_EVALUATIONS = 10_000
-LAGS_PER_SLOT = 2  # algorithm.lag per worker slot in the steady-state runs
+LAGS_PER_SLOT = 3  # algorithm.lag per worker slot in the steady-state runs (docs/pipeline.md#overlap)
 PHASES = ("train_s", "inner_loop_s", "select_s", "dispatch_s", "checkpoint_s")
 
 
@@ -74,7 +74,7 @@ def calibrate(path: Path, decks: int, games: int, games_per_task: int, workers: 
     per_game = np.array([seconds / len(chunk) for row in done for (_, seconds), chunk in zip(row, chunks)])
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, card_ids=np.array([c.id for c in space.cards]), decks=deck_rows.astype(np.int16),
-             records=records, seconds_per_game=per_game)
+             records=records, seconds_per_game=per_game, games_per_chunk=np.array(games_per_task))
     return {"decks": decks, "games": games, "wall_s": time.perf_counter() - start,
             "seconds_per_game_mean": float(per_game.mean()), "seconds_per_game_sd": float(per_game.std())}
 
@@ -143,7 +143,8 @@ def scale_run(slots: int, processes: int, overlap: bool, table: Path, budget: in
     processes = max(1, min(processes, slots))
     threads = -(-slots // processes)
     shutil.rmtree(run_dir, ignore_errors=True)
-    # the lag docs/pipeline.md asks of a cluster of this many slots: two decks per slot
+    # the lag docs/pipeline.md asks of a cluster of this many slots: the slots' decks, and as many
+    # again as they play while the head node makes a batch (here about a deck's time: 3 N in all)
     cfg = compose("experiment=paper", "engine=scale_standin", f"engine.table={table}",
                   f"algorithm.budget={budget}", f"algorithm.overlap={str(overlap).lower()}",
                   f"algorithm.lag={LAGS_PER_SLOT * processes * threads}",

@@ -39,20 +39,22 @@ def check_failures(eval_id: int, tallies: list, max_share: float, opponent_names
 
 
 TASK_SLOTS, MIN_AUTO_GAMES = 200, 10
+MAP_PIECE = 250  # tasks per map call
 
 
 def games_per_task(setting, games: int, slots: int, decks: int | None = None) -> int:
     """cluster.games_per_task: a count, or auto: about TASK_SLOTS / slots tasks per deck, so a
     few slots get many small tasks to share and many slots one task per deck, keeping the
     scheduler's tasks per second, and its share of the time, small; but where fewer `decks` than
-    slots wait (a batch and those still queued before it), two tasks per slot; never under
-    MIN_AUTO_GAMES games a task (docs/pipeline.md#task-size)."""
+    slots wait (a batch and those still queued before it), a task per slot (finer, the scheduler's
+    work per task outgrows a task at 1,000 slots); never under MIN_AUTO_GAMES games a task
+    (docs/pipeline.md#task-size)."""
     if setting != "auto":
         return int(setting)
     slots = max(slots, 1)
     tasks = -(-TASK_SLOTS // slots)
     if decks:
-        tasks = max(tasks, -(-2 * slots // decks))
+        tasks = max(tasks, -(-slots // decks))
     tasks = min(tasks, max(games // MIN_AUTO_GAMES, 1))
     return -(-games // tasks)
 
@@ -138,9 +140,14 @@ class PendingBatch:
         self.timing: BatchTiming | None = None  # once every deck is in
         self.start = time.perf_counter()
         tasks = [(d, c) for d in range(len(self.card_lists)) for c in range(len(self.chunks))]
-        futures = client.client.map(  # one call for the whole batch: a submit per task costs ~0.3 ms
-            play_chunk, [self.card_lists[d] for d, _ in tasks], [self.chunks[c] for _, c in tasks],
-            [self.seeds[d] for d, _ in tasks], [self.options[d] for d, _ in tasks], pure=False)
+        futures = []
+        # map calls, not a submit per task (~0.3 ms each); in pieces, as the scheduler takes in a
+        # whole piece before it hands out its first task
+        for p in range(0, len(tasks), MAP_PIECE):
+            piece = tasks[p:p + MAP_PIECE]
+            futures += client.client.map(
+                play_chunk, [self.card_lists[d] for d, _ in piece], [self.chunks[c] for _, c in piece],
+                [self.seeds[d] for d, _ in piece], [self.options[d] for d, _ in piece], pure=False)
         self.pending = {future: (d, c, 0) for future, (d, c) in zip(futures, tasks)}
         self.tallies = [[None] * len(self.chunks) for _ in self.card_lists]
         self.remaining = [len(self.chunks)] * len(self.card_lists)

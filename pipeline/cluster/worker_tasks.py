@@ -30,18 +30,20 @@ def opponents(path: str | None):
 
 
 def play_chunk(deck: Sequence[str], game_indices: Sequence[int], seed: int, options: dict):
-    """Play some of an evaluation's games; returns (their Tally, seconds spent playing)."""
+    """Play some of an evaluation's games; returns (their Tally, seconds spent playing). An
+    engine with `play_tally` (the scale stand-in) sums its games itself."""
     opp = opponents(options.get("opponents_path"))
+    module = engine(options.get("engine", "builtin"))
+    play = getattr(module, "play_tally", module.play_games)
     start = time.perf_counter()
-    records = engine(options.get("engine", "builtin")).play_games(
-        deck, game_indices, seed, player=options["player"], strategy=options["strategy"],
-        opponents=opp, stat_overrides=options.get("stat_overrides"),
-        beam_depth=options["beam_depth"], beam_width=options["beam_width"],
-        hide_deck_order=options.get("hide_deck_order", False),
-        hero_class=options.get("hero_class", "ROGUE"),
-        **options.get("engine_options", {}))
+    played = play(deck, game_indices, seed, player=options["player"], strategy=options["strategy"],
+                  opponents=opp, stat_overrides=options.get("stat_overrides"),
+                  beam_depth=options["beam_depth"], beam_width=options["beam_width"],
+                  hide_deck_order=options.get("hide_deck_order", False),
+                  hero_class=options.get("hero_class", "ROGUE"),
+                  **options.get("engine_options", {}))
     seconds = time.perf_counter() - start
-    return Tally.of(records, len(opp)), seconds
+    return (played if isinstance(played, Tally) else Tally.of(played, len(opp))), seconds
 
 
 class EngineLoader(WorkerPlugin):

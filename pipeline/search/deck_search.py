@@ -227,7 +227,8 @@ class Search:
     def _steady_step(self) -> None:
         """The steady-state loop: the initial random decks; then, once they are in, `lag` decks
         mutated from the real archive; then one outer iteration on every evaluation but the
-        last `lag` submitted, whose batch joins the queue behind them."""
+        last `lag` submitted, whose batch joins the queue behind them, topped up with mutants of
+        real elites to `min_batch` decks."""
         initial, budget = min(int(self.algo.initial), int(self.algo.budget)), int(self.algo.budget)
         if self.submitted < initial:
             with stops_deferred():
@@ -241,7 +242,12 @@ class Search:
             return
         self._collect_until(self.submitted - self.lag)
         with stops_deferred():
-            self._submit(*self._outer_iteration())
+            decks, source, log = self._outer_iteration()
+            self._submit(decks, source, log)
+            # too few new surrogate elites would let the queue run dry while the next one is made
+            short = min(steady_state_min_batch(self.algo, self.lag) - len(decks), budget - self.submitted)
+            if short > 0:
+                self._submit(self._mutants(short), SOURCE_MUTATION, {"steady_state_top_up": short})
 
     def _outer_iteration(self) -> tuple[np.ndarray, int, dict]:
         """Train the surrogate on the evaluations added so far, run the inner loop and select
@@ -298,7 +304,9 @@ class Search:
             self.space.validate(d)
         ids = np.arange(self.submitted, self.submitted + len(decks))
         flight = InFlight(decks, ids, source, self.outer_iteration, log)
-        flight.batch = self.evaluator.submit(decks, ids, queued=self.submitted - self.evaluations)
+        # the budget's last batch is the run's tail: sized alone, its tasks come out smaller
+        last = self.submitted + len(decks) >= int(self.algo.budget)
+        flight.batch = self.evaluator.submit(decks, ids, queued=0 if last else self.submitted - self.evaluations)
         log["dispatch_s"] = time.perf_counter() - start
         self.flights.append(flight)
 
@@ -395,6 +403,15 @@ def steady_state_lag(algo) -> int:
     if algo.lag != "auto":
         return int(algo.lag)
     return max(1, round(LAG_SHARE * int(algo.budget)))
+
+
+def steady_state_min_batch(algo, lag: int) -> int:
+    """algorithm.min_batch: a count of decks, or auto: half the lag (one deck per slot where the
+    lag is two per slot), so each outer iteration queues about what the workers play while the
+    head node makes the next one."""
+    if algo.min_batch != "auto":
+        return int(algo.min_batch)
+    return lag // 2
 
 
 def _plain(row: dict) -> dict:

@@ -54,6 +54,7 @@ class AlgorithmCfg:
     train_online: bool = True
     overlap: bool = False  # surrogate kinds: the steady-state loop (the workers' queue never runs dry)
     lag: Any = "auto"  # with overlap: decks in flight beyond each surrogate's data; auto = 4% of the budget
+    min_batch: Any = "auto"  # with overlap: decks each outer iteration queues at least (mutants fill up); auto = lag / 2
     offline: OfflineCfg = field(default_factory=OfflineCfg)
     inner: InnerCfg = field(default_factory=InnerCfg)
 
@@ -217,7 +218,8 @@ STRATEGY_RANGES = {
     "strategy_search.sigma0": Range(0, 100, low_open=True),
 }
 OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4)}  # null: one worker per core
-AUTO_RANGES = {"algorithm.lag": Range(0, 10 ** 7), "cluster.games_per_task": Range(1, 10 ** 5)}  # or "auto"
+AUTO_RANGES = {"algorithm.lag": Range(0, 10 ** 7), "algorithm.min_batch": Range(0, 10 ** 7),
+               "cluster.games_per_task": Range(1, 10 ** 5)}  # or "auto"
 # A local cluster beyond this only thrashes: each worker is a process with its own engine.
 LOCAL_WORKERS_PER_CORE, MIN_LOCAL_WORKERS = 4, 16
 MAX_CELLS = 250_000  # archive cells; each costs about 500 bytes in the surrogate archive
@@ -501,7 +503,7 @@ def identity(cfg: DictConfig) -> dict:
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
     if isinstance(plain.get("algorithm"), dict) and plain["algorithm"].get("overlap") is False:
-        for key in ("overlap", "overlap_wait", "lag"):  # synchronous runs keep the identity they had before
+        for key in ("overlap", "overlap_wait", "lag", "min_batch"):  # synchronous runs keep the identity they had before
             plain["algorithm"].pop(key, None)
     return {k: v for k, v in plain.items() if k not in NOT_IDENTITY}
 

@@ -10,6 +10,7 @@ import time
 import numpy as np
 
 from workers.protocol import timed_standin
+from workers.protocol.tally import Tally
 
 from .helpers import ROOT
 
@@ -55,3 +56,13 @@ def test_the_stand_in_returns_the_nearest_decks_records_after_sleeping(tmp_path)
     assert [r.won for r in got] == [bool(table.records[1, 1, 0])] * 2  # game 13 -> table game 1
     assert got[0].own_health == table.records[1, 1, 1] and got[1].game_index == 13
     assert got == timed_standin.play_games(["B", "C", "C"], [1, 13], 5, table_path=path)  # deterministic
+
+
+def test_the_stand_ins_tally_is_the_tally_of_its_records(tmp_path):
+    path = str(_table(tmp_path))
+    games = [0, 1, 5, 6, 13, 23]
+    records = timed_standin.play_games(["B", "C", "C"], games, 5, table_path=path)
+    tally = timed_standin.play_tally(["B", "C", "C"], games, 5, table_path=path)
+    expected = Tally.of(records, 6)
+    assert np.array_equal(tally.sums, expected.sums) and tally.sums.any()
+    assert (tally.games, tally.errors, tally.lost) == (expected.games, [], [])

@@ -54,5 +54,6 @@ def test_auto_task_size_covers_small_evaluations():
 
 def test_a_batch_of_fewer_decks_than_slots_is_split_finer():
     assert games_per_task("auto", 200, 200, decks=1000) == 200
-    assert games_per_task("auto", 200, 200, decks=100) == 50  # 400 tasks: two per slot
-    assert games_per_task("auto", 200, 1000, decks=100) == 10  # at most 20 tasks per deck
+    assert games_per_task("auto", 200, 200, decks=100) == 100  # 200 tasks: one per slot
+    assert games_per_task("auto", 200, 1000, decks=100) == 20
+    assert games_per_task("auto", 200, 1000, decks=10) == 10  # at most 20 tasks per deck

@@ -7,7 +7,8 @@ their real work on realistic numbers. Its results describe the table, never the 
 
 The table (`table.npz`, written by tools.scale's calibration) holds `card_ids` (the pool),
 `decks` (copies per pool card, one row per table deck), `records` (per deck and game the
-GameRecord fields in RECORD_FIELDS order) and `seconds_per_game` (measured per task).
+GameRecord fields in RECORD_FIELDS order), `seconds_per_game` (the mean of each timed chunk of
+real games) and `games_per_chunk` (the games of those chunks; 12 where absent).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ import numpy as np
 from ..engine.rng import derive
 from . import evaluate as builtin
 from .results import GameRecord
+from .tally import FIELDS as TALLY_FIELDS
+from .tally import Tally
 
 RECORD_FIELDS = ("won", "own_health", "enemy_health", "turns", "hand_size_sum", "minion_damage",
                  "cards_drawn", "mana_spent", "mana_available", "hand_size_start_sum")
@@ -37,6 +40,7 @@ class Table:
             self.decks = data["decks"].astype(np.int32)
             self.records = data["records"].astype(np.int64)
             self.seconds_per_game = data["seconds_per_game"].astype(np.float64)
+            self.games_per_chunk = int(data["games_per_chunk"]) if "games_per_chunk" in data else 12
         self.index = {card: i for i, card in enumerate(self.card_ids)}
         if not len(self.decks) or self.records.shape[0::2] != (len(self.decks), len(RECORD_FIELDS)) \
                 or not len(self.seconds_per_game):
@@ -54,24 +58,48 @@ def table(path: str) -> Table:
     return Table(path)
 
 
-def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, table_path: str,
-               opponents=None, **_protocol_options) -> list[GameRecord]:
-    """The nearest table deck's records for these games (game g: the table's game g modulo its
-    games per deck, rounded to a game against the same opponent), after sleeping as long as real
-    games took. Deterministic in (deck, games, seed), so a resumed run gets the same numbers."""
+def _rows(deck: Sequence[str], game_indices: Sequence[int], seed: int, table_path: str, opponents):
+    """The table rows of these games and their opponents, after sleeping as long as real games
+    took (game g: the table's game g modulo its games per deck, rounded to whole rounds of the
+    opponents, so it was against the same opponent g % opponents)."""
     t = table(table_path)
     row = t.nearest(deck)
     n_opponents = len(opponents) if opponents is not None else 6
-    # whole rounds of the opponents, so table game g % per_deck was against opponent g % n_opponents
     per_deck = t.records.shape[1] - t.records.shape[1] % n_opponents or t.records.shape[1]
     rng = np.random.default_rng(derive(seed, game_indices[0] if len(game_indices) else 0) & 0xFFFFFFFF)
-    time.sleep(len(game_indices) * float(rng.choice(t.seconds_per_game)))
+    # a task of k games takes as long as k / games_per_chunk timed chunks drawn at random: the
+    # spread of its time shrinks with its size, as a sum of games' times does
+    chunks = rng.choice(t.seconds_per_game, size=max(1, round(len(game_indices) / t.games_per_chunk)))
+    time.sleep(len(game_indices) * float(chunks.mean()))
+    games = np.asarray(game_indices, dtype=np.int64)
+    return t.records[row, games % per_deck], games % n_opponents
+
+
+def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, table_path: str,
+               opponents=None, **_protocol_options) -> list[GameRecord]:
+    """The nearest table deck's records for these games. Deterministic in (deck, games, seed),
+    so a resumed run gets the same numbers."""
+    rows, against = _rows(deck, game_indices, seed, table_path, opponents)
     records = []
-    for g in game_indices:
-        values = dict(zip(RECORD_FIELDS, (int(v) for v in t.records[row, g % per_deck])))
-        values["won"] = bool(values["won"])
-        records.append(GameRecord(game_index=g, opponent_index=g % n_opponents, seed=derive(seed, g), **values))
+    for g, values, o in zip(game_indices, rows.tolist(), against.tolist()):
+        fields = dict(zip(RECORD_FIELDS, values))
+        fields["won"] = bool(fields["won"])
+        records.append(GameRecord(game_index=g, opponent_index=o, seed=derive(seed, g), **fields))
     return records
+
+
+def play_tally(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, table_path: str,
+               opponents=None, **_protocol_options) -> Tally:
+    """Tally.of(play_games(...)) without a Python object per game: the worker's own work per
+    task stays far below the head node's, as a real engine's is beside its games."""
+    rows, against = _rows(deck, game_indices, seed, table_path, opponents)
+    n_opponents = len(opponents) if opponents is not None else 6
+    f = {name: rows[:, i] for i, name in enumerate(RECORD_FIELDS)}
+    columns = np.stack([np.ones(len(rows), dtype=np.int64), (f["won"] != 0).astype(np.int64), f["own_health"] - f["enemy_health"],
+                        *(f[name] for name in TALLY_FIELDS[3:])], axis=1)
+    sums = np.zeros((n_opponents, len(TALLY_FIELDS)), dtype=np.int64)
+    np.add.at(sums, against, columns)
+    return Tally(sums, len(set(game_indices)), [], [])
 
 
 def warm_up(stat_overrides: dict | None = None, table_path: str | None = None) -> None:
