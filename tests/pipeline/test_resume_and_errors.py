@@ -11,8 +11,9 @@ from .helpers import (ROOT, assert_same_run, final_state, kill_group, run_pipeli
                       start_pipeline, wait_for)
 
 LONGER = {  # a few outer iterations (or checkpoints) so there is something to interrupt
-    # the steady-state loop, with several batches in flight at most checkpoints
-    "dsa_me": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100", "algorithm.lag=12"],
+    # the steady-state loop, with several batches in flight at most checkpoints, and top-ups
+    "dsa_me": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100", "algorithm.lag=12",
+               "algorithm.min_batch=30"],
     "dsa_me_sync": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
                     "algorithm.overlap=false"],
     "map_elites": ["algorithm=map_elites", "algorithm.budget=100"],
@@ -74,6 +75,15 @@ def test_each_steady_state_surrogate_sees_all_but_the_last_lag_decks(reference):
     for r in trained:  # the batch's first deck was the (evaluations - batch)-th submitted
         assert r["trained_on"] == r["evaluations"] - r["batch"] - 12
     assert rows[-1]["evaluations"] == 120
+    # each iteration queues at least min_batch (30) decks: a shorter surrogate batch is followed
+    # at once by a batch of mutants making up the rest (within the budget)
+    for r, after in zip(rows, rows[1:] + [{}]):
+        if "trained_on" in r:
+            top_up = after.get("steady_state_top_up", 0)
+            assert not top_up or r["batch"] < 30
+            assert r["batch"] + top_up >= 30 or after.get("evaluations", r["evaluations"]) == 120, rows
+    assert all("trained_on" in r for r, after in zip(rows, rows[1:]) if "steady_state_top_up" in after)
+    assert any("steady_state_top_up" in r for r in rows)
 
 
 def test_a_deck_file_is_evaluated():
