@@ -406,9 +406,9 @@ def steady_state_lag(algo) -> int:
 
 
 def steady_state_min_batch(algo, lag: int) -> int:
-    """algorithm.min_batch: a count of decks, or auto: half the lag (one deck per slot where the
-    lag is two per slot), so each outer iteration queues about what the workers play while the
-    head node makes the next one."""
+    """algorithm.min_batch: a count of decks, or auto: half the lag (1.5 decks per slot with the
+    lag at 3 per slot), so each outer iteration queues at least what the workers play while the
+    head node makes the next one (docs/pipeline.md#overlap)."""
     if algo.min_batch != "auto":
         return int(algo.min_batch)
     return lag // 2
