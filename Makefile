@@ -39,7 +39,7 @@ report: native
 	$(PY) -m pipeline.report --out $(REPORT) $(REPORT_FLAGS) $(RUNS)
 
 test: native
-	@echo "make test: about 20 minutes on an idle 2-core machine. Installs with apt-get when missing" \
+	@echo "make test: about 23 minutes on an idle 2-core machine. Installs with apt-get when missing" \
 	      "(as root or through sudo -n): chromium, mono-devel, SLURM and munge; starts munged, slurmctld" \
 	      "and slurmd (and network namespaces dsame-*) for the SLURM tests and stops or removes them" \
 	      "when the tests end (README.md)."
