@@ -15,6 +15,7 @@ from .results import EvaluationResult, GameRecord, OpponentBreakdown
 FIELDS = ("games", "won", "health_difference", "turns", "hand_size_sum", "minion_damage",
           "cards_drawn", "mana_spent", "mana_available")
 _COLUMN = {name: i for i, name in enumerate(FIELDS)}
+GAME_FIELDS = ("won", "own_health", "enemy_health", *FIELDS[3:])  # the GameRecord fields they are made of
 
 
 @dataclass
@@ -26,17 +27,23 @@ class Tally:
 
     @classmethod
     def of(cls, records: Sequence[GameRecord], opponents: int) -> "Tally":
-        sums = np.zeros((opponents, len(FIELDS)), dtype=np.int64)
-        finished = set()
-        for r in records:
-            if r.error is None:
-                finished.add(r.game_index)
-                sums[r.opponent_index] += (1, r.won, r.own_health - r.enemy_health, r.turns,
-                                                       r.hand_size_sum, r.minion_damage, r.cards_drawn,
-                                                       r.mana_spent, r.mana_available)
+        done = [r for r in records if r.error is None]
+        fields = {name: np.array([getattr(r, name) for r in done], dtype=np.int64) for name in GAME_FIELDS}
+        sums = sums_by_opponent(fields, np.array([r.opponent_index for r in done], dtype=np.int64), opponents)
         errors = [(r.game_index, r.opponent_index, r.seed, r.error) for r in records if r.error is not None]
-        lost = sorted({e[0] for e in errors} - finished)
+        lost = sorted({e[0] for e in errors} - {r.game_index for r in done})
         return cls(sums, len({r.game_index for r in records}), errors, lost)
+
+
+def sums_by_opponent(fields: dict[str, np.ndarray], opponent: np.ndarray, opponents: int) -> np.ndarray:
+    """The Tally's sums of finished games given as arrays of their GameRecord fields
+    (GAME_FIELDS) and of their opponent indices."""
+    won = (fields["won"] != 0).astype(np.int64)
+    columns = np.stack([np.ones(len(opponent), dtype=np.int64), won, fields["own_health"] - fields["enemy_health"],
+                        *(fields[name] for name in FIELDS[3:])], axis=1)
+    sums = np.zeros((opponents, len(FIELDS)), dtype=np.int64)
+    np.add.at(sums, opponent, columns)
+    return sums
 
 
 def summarize_tallies(tallies: Sequence[Tally], deck_stats: dict[str, float],

@@ -21,8 +21,7 @@ import numpy as np
 from ..engine.rng import derive
 from . import evaluate as builtin
 from .results import GameRecord
-from .tally import FIELDS as TALLY_FIELDS
-from .tally import Tally
+from .tally import Tally, sums_by_opponent
 
 RECORD_FIELDS = ("won", "own_health", "enemy_health", "turns", "hand_size_sum", "minion_damage",
                  "cards_drawn", "mana_spent", "mana_available", "hand_size_start_sum")
@@ -59,9 +58,9 @@ def table(path: str) -> Table:
 
 
 def _rows(deck: Sequence[str], game_indices: Sequence[int], seed: int, table_path: str, opponents):
-    """The table rows of these games and their opponents, after sleeping as long as real games
-    took (game g: the table's game g modulo its games per deck, rounded to whole rounds of the
-    opponents, so it was against the same opponent g % opponents)."""
+    """The table rows of these games, their opponents and the opponents' count, after sleeping as
+    long as real games took (game g: the table's game g modulo its games per deck, rounded to
+    whole rounds of the opponents, so it was against the same opponent g % opponents)."""
     t = table(table_path)
     row = t.nearest(deck)
     n_opponents = len(opponents) if opponents is not None else 6
@@ -72,14 +71,14 @@ def _rows(deck: Sequence[str], game_indices: Sequence[int], seed: int, table_pat
     chunks = rng.choice(t.seconds_per_game, size=max(1, round(len(game_indices) / t.games_per_chunk)))
     time.sleep(len(game_indices) * float(chunks.mean()))
     games = np.asarray(game_indices, dtype=np.int64)
-    return t.records[row, games % per_deck], games % n_opponents
+    return t.records[row, games % per_deck], games % n_opponents, n_opponents
 
 
 def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, table_path: str,
                opponents=None, **_protocol_options) -> list[GameRecord]:
     """The nearest table deck's records for these games. Deterministic in (deck, games, seed),
     so a resumed run gets the same numbers."""
-    rows, against = _rows(deck, game_indices, seed, table_path, opponents)
+    rows, against, _ = _rows(deck, game_indices, seed, table_path, opponents)
     records = []
     for g, values, o in zip(game_indices, rows.tolist(), against.tolist()):
         fields = dict(zip(RECORD_FIELDS, values))
@@ -92,14 +91,9 @@ def play_tally(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, t
                opponents=None, **_protocol_options) -> Tally:
     """Tally.of(play_games(...)) without a Python object per game: the worker's own work per
     task stays far below the head node's, as a real engine's is beside its games."""
-    rows, against = _rows(deck, game_indices, seed, table_path, opponents)
-    n_opponents = len(opponents) if opponents is not None else 6
-    f = {name: rows[:, i] for i, name in enumerate(RECORD_FIELDS)}
-    columns = np.stack([np.ones(len(rows), dtype=np.int64), (f["won"] != 0).astype(np.int64), f["own_health"] - f["enemy_health"],
-                        *(f[name] for name in TALLY_FIELDS[3:])], axis=1)
-    sums = np.zeros((n_opponents, len(TALLY_FIELDS)), dtype=np.int64)
-    np.add.at(sums, against, columns)
-    return Tally(sums, len(set(game_indices)), [], [])
+    rows, against, n_opponents = _rows(deck, game_indices, seed, table_path, opponents)
+    fields = {name: rows[:, i] for i, name in enumerate(RECORD_FIELDS)}
+    return Tally(sums_by_opponent(fields, against, n_opponents), len(set(game_indices)), [], [])
 
 
 def warm_up(stat_overrides: dict | None = None, table_path: str | None = None) -> None:
