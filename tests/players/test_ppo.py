@@ -3,6 +3,7 @@ as a player spec: it loads, plays only legal moves, and bad policies are one cle
 import csv
 import zipfile
 
+import numpy as np
 import pytest
 
 from workers.engine.rng import derive
@@ -54,6 +55,24 @@ def test_the_saved_policy_plays_only_legal_moves(trained, deterministic):
     # the same seed, the same choices (a sampled policy draws on its own seeded stream)
     g1, g2 = game(0, seed=1), game(0, seed=1)
     assert build_player(spec, 5).choose(g1) == build_player(spec, 5).choose(g2)
+
+
+def test_the_numpy_forward_pass_is_sb3s_masked_distribution(trained):
+    from workers.players.action_space import ACTION_SIZE, legal_action_map
+    from workers.players.ppo import load_policy
+    policy = load_policy(trained / "policy.zip")
+    assert policy.layers is not None  # the MLP was copied, so the fast path is what is compared
+    g, compared = game(3, seed=4), 0
+    moves = np.random.default_rng(3)
+    while not g.done and compared < 40:
+        legal = legal_action_map(g)
+        mask = np.zeros(ACTION_SIZE, dtype=bool)
+        mask[list(legal)] = True
+        fast, exact = policy.probabilities(g, g.current, mask), policy.torch_probabilities(g, g.current, mask)
+        assert np.allclose(fast, exact, atol=1e-5) and np.all(fast[~mask] == 0)
+        compared += 1
+        g.apply(list(legal.values())[moves.integers(len(legal))])
+    assert compared == 40
 
 
 def test_the_policy_is_a_tournament_player(trained):

@@ -63,8 +63,34 @@ def read_info(path: str | Path) -> dict:
     return info
 
 
+def numpy_actor(policy) -> list | None:
+    """The actor's layers as numpy arrays [(weight: outputs x inputs, bias, activation), ...], or
+    None where the network is not a plain MLP on the flat observation (then torch computes it)."""
+    import torch.nn as nn
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+    extractor = getattr(policy, "pi_features_extractor", policy.features_extractor)
+    if not isinstance(extractor, FlattenExtractor):
+        return None
+    modules = list(policy.mlp_extractor.policy_net) + [policy.action_net]
+    layers = []
+    for m in modules:
+        if isinstance(m, nn.Linear):
+            layers.append([m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy(), None])
+        elif isinstance(m, (nn.ReLU, nn.Tanh)) and layers and layers[-1][2] is None:
+            layers[-1][2] = type(m).__name__
+        else:
+            return None
+    return [tuple(layer) for layer in layers]
+
+
 class Policy:
-    """A MaskablePPO model and its encoder: the distribution over legal actions of a state."""
+    """A MaskablePPO model and its encoder: the distribution over legal actions of a state.
+
+    The actor's weights are copied once into numpy: one forward pass is then well under a
+    millisecond, where torch's per-call overhead and its threads (contending with the other
+    worker processes) cost about 20-250 ms a turn. The copy is the policy as it is now; build a
+    new Policy after training it further.
+    """
 
     def __init__(self, model, encoder: str):
         import torch
@@ -72,15 +98,38 @@ class Policy:
         if model.observation_space.shape != (self.encoder.size,):
             raise PolicyError(f"the policy's observations have shape {model.observation_space.shape}, "
                               f"the {encoder} encoder gives {self.encoder.size} values")
+        self.layers = numpy_actor(model.policy)
+
+    def observe(self, g: GameState, player: int) -> np.ndarray:
+        return symlog(self.encoder.fn(g, player).astype(np.float32))
 
     def probabilities(self, g: GameState, player: int, mask: np.ndarray) -> np.ndarray:
         """The policy's distribution over the legal actions (zero elsewhere)."""
-        obs = symlog(self.encoder.fn(g, player).astype(np.float32))
+        if self.layers is None:
+            return self.torch_probabilities(g, player, mask)
+        x = self.observe(g, player)
+        for weight, bias, activation in self.layers[:-1]:
+            x = weight @ x + bias
+            if activation == "ReLU":
+                np.maximum(x, 0.0, out=x)
+            elif activation == "Tanh":
+                np.tanh(x, out=x)
+        # the output layer only at the legal actions: a few dozen of its 4,162 rows
+        legal = np.flatnonzero(mask)
+        weight, bias, _ = self.layers[-1]
+        logits = (weight[legal] @ x + bias[legal]).astype(np.float64)
+        p = np.zeros(len(mask))
+        p[legal] = np.exp(logits - logits.max())
+        return p / p.sum()
+
+    def torch_probabilities(self, g: GameState, player: int, mask: np.ndarray) -> np.ndarray:
+        """The same distribution through sb3's own masked policy (any network shape)."""
         policy = self.model.policy
         with self.torch.no_grad():
             if policy.training:
                 policy.set_training_mode(False)
-            dist = policy.get_distribution(self.torch.as_tensor(obs[None, :]), action_masks=mask[None, :])
+            dist = policy.get_distribution(self.torch.as_tensor(self.observe(g, player)[None, :]),
+                                           action_masks=mask[None, :])
             return dist.distribution.probs[0].numpy()
 
 
