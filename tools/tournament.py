@@ -144,6 +144,7 @@ def schedule(players: list, decks: list, pairs_of_decks: list, games: int, seed:
 def summarize(players: list, records: list) -> dict:
     n = len(players)
     points, games = np.zeros((n, n)), np.zeros((n, n))
+    second_points, second_games = np.zeros((n, n)), np.zeros((n, n))  # the row player seated second
     spent, decisions, actions = np.zeros(n), np.zeros(n), np.zeros(n)
     index = {p: i for i, p in enumerate(players)}
     for r in records:
@@ -152,14 +153,20 @@ def summarize(players: list, records: list) -> dict:
         s0, s1 = index[r["seats"][0]], index[r["seats"][1]]
         for seat, me, other in ((0, s0, s1), (1, s1, s0)):
             games[me, other] += 1
-            points[me, other] += 1.0 if r["winner"] == seat else 0.5 if r["winner"] == -1 else 0.0
+            won = 1.0 if r["winner"] == seat else 0.5 if r["winner"] == -1 else 0.0
+            points[me, other] += won
+            if seat == 1:
+                second_games[me, other] += 1
+                second_points[me, other] += won
             spent[me] += r["seconds"][seat]
             decisions[me] += r["decisions"][seat]
             actions[me] += r["actions"][seat]
     elo, elo_se = bradley_terry(points, games)
-    out = {"players": players, "win_rate": {}, "score": {}, "elo": {}, "timing": {}}
+    out = {"players": players, "win_rate": {}, "as_second": {}, "score": {}, "elo": {}, "timing": {}}
     for i, p in enumerate(players):
         out["win_rate"][p] = {q: _cell(points[i, j], games[i, j]) for j, q in enumerate(players) if j != i}
+        out["as_second"][p] = {q: _cell(second_points[i, j], second_games[i, j])
+                               for j, q in enumerate(players) if j != i}
         out["score"][p] = _cell(points[i].sum(), games[i].sum())
         out["elo"][p] = {"elo": round(float(elo[i]), 1), "se": round(float(elo_se[i]), 1),
                          "lo": round(float(elo[i] - Z95 * elo_se[i]), 1),
@@ -245,6 +252,12 @@ def format_markdown(summary: dict) -> str:
     for i, p in enumerate(players):
         cells = ["-" if q == p else _interval(summary["win_rate"][p][q]) for q in players]
         lines.append(f"| {i + 1} {short[i]} | " + " | ".join(cells) + f" | {_interval(summary['score'][p])} |")
+    lines += ["", "The row player seated second (the column player moves first):", "",
+              "| row (second) vs column (first) | " + " | ".join(f"{k + 1}" for k in range(len(players))) + " |",
+              "|---" * (len(players) + 1) + "|"]
+    for i, p in enumerate(players):
+        cells = ["-" if q == p else _interval(summary["as_second"][p][q]) for q in players]
+        lines.append(f"| {i + 1} {short[i]} | " + " | ".join(cells) + " |")
     lines += ["", "| player | Elo | 95% interval | SE | score | games | ms/turn | ms/action |", "|---|---|---|---|---|---|---|---|"]
     for p in sorted(players, key=lambda q: -summary["elo"][q]["elo"]):
         e, s, t = summary["elo"][p], summary["score"][p], summary["timing"][p]

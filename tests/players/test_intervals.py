@@ -42,6 +42,9 @@ def test_summary_intervals_on_a_known_two_player_case():
     assert cell["games"] == 1000 and cell["rate"] == 0.6
     assert (cell["lo"], cell["hi"]) == pytest.approx(wilson_interval(600, 1000), abs=1e-4)
     assert s["win_rate"]["b"]["a"]["lo"] == pytest.approx(1 - cell["hi"], abs=1e-4)
+    # seated second, "a" won 300 of its 500 games and "b" 200 of its 500
+    assert (s["as_second"]["a"]["b"]["rate"], s["as_second"]["a"]["b"]["games"]) == (0.6, 500)
+    assert (s["as_second"]["b"]["a"]["rate"], s["as_second"]["b"]["a"]["games"]) == (0.4, 500)
     diff = s["elo"]["a"]["elo"] - s["elo"]["b"]["elo"]
     assert diff == pytest.approx(ELO * math.log(1.5), abs=1.0)
     se_diff = ELO / math.sqrt(1000 * 0.6 * 0.4)
