@@ -86,10 +86,10 @@ def numpy_actor(policy) -> list | None:
 class Policy:
     """A MaskablePPO model and its encoder: the distribution over legal actions of a state.
 
-    The actor's weights are copied once into numpy: one forward pass is then well under a
-    millisecond, where torch's per-call overhead and its threads (contending with the other
-    worker processes) cost about 20-250 ms a turn. The copy is the policy as it is now; build a
-    new Policy after training it further.
+    The actor's weights are copied once into numpy, and the output layer is computed only at
+    the legal actions: about 0.1 ms a decision, where sb3's masked distribution over all 4,162
+    actions took 13.6 ms on 2 cores. The copy is the policy as it is now; build a new Policy
+    after training it further.
     """
 
     def __init__(self, model, encoder: str):
