@@ -42,7 +42,7 @@ class Curve:
         ax.set_xlabel("environment steps" if self.x == "steps" else f"training {self.x}")
         ax.set_ylabel("win rate (95% Wilson interval)")
         ax.set_ylim(0, 1)
-        ax.set_title(self.title)
+        ax.set_title(self.title, fontsize="medium", wrap=True)
         ax.legend()
         fig.tight_layout()
         fig.savefig(self.out / "curve.png", dpi=120)
