@@ -246,18 +246,9 @@ def format_table(summary: dict) -> str:
 def format_markdown(summary: dict) -> str:
     """The pairwise table with 95% Wilson intervals and the ratings with 95% intervals."""
     players = summary["players"]
-    short = [_short(p) for p in players]
-    lines = ["| row vs column | " + " | ".join(f"{k + 1}" for k in range(len(players))) + " | score |",
-             "|---" * (len(players) + 2) + "|"]
-    for i, p in enumerate(players):
-        cells = ["-" if q == p else _interval(summary["win_rate"][p][q]) for q in players]
-        lines.append(f"| {i + 1} {short[i]} | " + " | ".join(cells) + f" | {_interval(summary['score'][p])} |")
-    lines += ["", "The row player seated second (the column player moves first):", "",
-              "| row (second) vs column (first) | " + " | ".join(f"{k + 1}" for k in range(len(players))) + " |",
-              "|---" * (len(players) + 1) + "|"]
-    for i, p in enumerate(players):
-        cells = ["-" if q == p else _interval(summary["as_second"][p][q]) for q in players]
-        lines.append(f"| {i + 1} {short[i]} | " + " | ".join(cells) + " |")
+    lines = _pair_table(summary, "win_rate", "row vs column", with_score=True)
+    lines += ["", "The row player seated second (the column player moves first):", ""]
+    lines += _pair_table(summary, "as_second", "row (second) vs column (first)", with_score=False)
     lines += ["", "| player | Elo | 95% interval | SE | score | games | ms/turn | ms/action |", "|---|---|---|---|---|---|---|---|"]
     for p in sorted(players, key=lambda q: -summary["elo"][q]["elo"]):
         e, s, t = summary["elo"][p], summary["score"][p], summary["timing"][p]
@@ -268,6 +259,19 @@ def format_markdown(summary: dict) -> str:
               f"and its 95% Wilson interval{f', {games} games per pair' if games else ''}. Elo: "
               "Bradley-Terry on the Elo scale, mean 0, 95% interval = rating ± 1.96 SE."]
     return "\n".join(lines) + "\n"
+
+
+def _pair_table(summary: dict, key: str, corner: str, with_score: bool) -> list[str]:
+    """Markdown rows of summary[key][row][column] with intervals; players numbered."""
+    players = summary["players"]
+    score = " score |" if with_score else ""
+    lines = [f"| {corner} | " + " | ".join(f"{k + 1}" for k in range(len(players))) + f" |{score}",
+             "|---" * (len(players) + 1 + with_score) + "|"]
+    for i, p in enumerate(players):
+        cells = ["-" if q == p else _interval(summary[key][p][q]) for q in players]
+        total = f" {_interval(summary['score'][p])} |" if with_score else ""
+        lines.append(f"| {i + 1} {_short(p)} | " + " | ".join(cells) + f" |{total}")
+    return lines
 
 
 def _interval(cell: dict) -> str:
