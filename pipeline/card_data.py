@@ -14,7 +14,7 @@ from workers.engine.carddb import (CARD_TYPES, CLASSES, cache_root, load_cards, 
                                    warn_rebuilt, write_checked_cache)
 from workers.errors import CacheDirError
 
-from .errors import ConfigError
+from .run_errors import ConfigError
 
 
 def _data_version() -> str:
@@ -71,8 +71,8 @@ def _parse_card_xml(card_ids: list[str]) -> dict[str, dict]:
         db, _ = cardxml.load()
     unknown = [cid for cid in card_ids if cid not in db]
     if unknown:
-        from .errors import DeckError
-        raise DeckError(f"card ids not in hearthstone-data {_data_version()}: {', '.join(unknown)}")
+        from .run_errors import DeckSpaceError
+        raise DeckSpaceError(f"card ids not in hearthstone-data {_data_version()}: {', '.join(unknown)}")
     return {cid: {"dbf_id": int(db[cid].dbf_id), "cost": int(db[cid].cost),
                   "type": db[cid].type.name, "name": db[cid].name} for cid in card_ids}
 

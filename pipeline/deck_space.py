@@ -17,7 +17,7 @@ from workers import DATA
 from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES, class_pool, copy_limit, hero_dbf_id
 
 from .card_data import card_facts, hero_class_of
-from .errors import ConfigError, DeckError
+from .run_errors import ConfigError, DeckSpaceError
 
 BUILTIN_POOL = DATA / "rogue_pool.json"
 
@@ -29,7 +29,10 @@ def check_class(hero_class: str) -> str:
 
 
 @dataclass(frozen=True)
-class Card:
+class PoolCard:
+    """A card of the deck space's pool as the head node knows it (the engine's card in play is
+    workers.engine.entities.Card)."""
+
     index: int
     id: str
     name: str
@@ -41,7 +44,7 @@ class Card:
 
 
 class DeckSpace:
-    def __init__(self, cards: Sequence[Card], deck_size: int = DECK_SIZE,
+    def __init__(self, cards: Sequence[PoolCard], deck_size: int = DECK_SIZE,
                  stat_overrides: dict[str, dict] | None = None, hero_class: str = "ROGUE"):
         self.cards = list(cards)
         self.hero_class = hero_class
@@ -57,7 +60,7 @@ class DeckSpace:
         # The multiset of every allowed copy, from which random decks are drawn.
         self._copies = np.repeat(np.arange(self.size), self.limits)
         if self.limits.sum() < deck_size:
-            raise DeckError(f"the pool allows only {self.limits.sum()} copies, fewer than {deck_size}")
+            raise DeckSpaceError(f"the pool allows only {self.limits.sum()} copies, fewer than {deck_size}")
 
     @classmethod
     def from_pool_file(cls, path: str | Path | None = None, use_stat_overrides: bool = False,
@@ -80,19 +83,19 @@ class DeckSpace:
             cost = facts[c["id"]]["cost"]
             if overrides and c["id"] in overrides and "cost" in overrides[c["id"]]:
                 cost = int(overrides[c["id"]]["cost"])
-            cards.append(Card(index=c["index"], id=c["id"], name=c["name"], type=c["type"],
+            cards.append(PoolCard(index=c["index"], id=c["id"], name=c["name"], type=c["type"],
                               rarity=c["rarity"], limit=copy_limit(c["rarity"]),
                               cost=cost, dbf_id=facts[c["id"]]["dbf_id"]))
         return cls(cards, deck_size=deck_size, stat_overrides=overrides, hero_class=hero_class)
 
     # --- encoding -------------------------------------------------------------------------
     def encode(self, cards: Sequence[str]) -> np.ndarray:
-        """Card ids or names -> copy-count vector; raises DeckError naming the bad card."""
+        """Card ids or names -> copy-count vector; raises DeckSpaceError naming the bad card."""
         counts: Counter[int] = Counter()
         for card in cards:
             index = self._by_id.get(card, self._by_name.get(str(card).lower()))
             if index is None:
-                raise DeckError(f"card {card!r} is not in the {self.size}-card pool")
+                raise DeckSpaceError(f"card {card!r} is not in the {self.size}-card pool")
             counts[index] += 1
         return self._checked_vector(counts)
 
@@ -114,9 +117,9 @@ class DeckSpace:
         workers.protocol.evaluate.deck_problem's)."""
         deck = np.asarray(deck)
         if deck.shape != (self.size,):
-            raise DeckError(f"a deck vector must have {self.size} counts, got shape {deck.shape}")
+            raise DeckSpaceError(f"a deck vector must have {self.size} counts, got shape {deck.shape}")
         if (deck < 0).any():
-            raise DeckError(f"negative count for {self.names[int(np.argmax(deck < 0))]}")
+            raise DeckSpaceError(f"negative count for {self.names[int(np.argmax(deck < 0))]}")
         self._check_copies({self.ids[i]: int(deck[i]) for i in np.flatnonzero(deck)})
 
     def _check_copies(self, copies: dict[str, int]) -> None:
@@ -124,7 +127,7 @@ class DeckSpace:
         problem = deck_problem(copies, self.stat_overrides, hero_class=self.hero_class,
                                deck_size=self.deck_size)
         if problem:
-            raise DeckError(problem)
+            raise DeckSpaceError(problem)
 
     # --- variation ------------------------------------------------------------------------
     def random_decks(self, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -191,19 +194,19 @@ class DeckSpace:
         try:
             cards, heroes, _ = deckstrings.parse_deckstring(code)[:3]
         except Exception as exc:  # the library raises several types on malformed codes
-            raise DeckError(f"not a valid deck code: {exc}") from None
+            raise DeckSpaceError(f"not a valid deck code: {exc}") from None
         classes = {hero_class_of(dbf) for dbf in heroes}
         if classes != {self.hero_class}:  # else its cards would be played by this space's hero
             known = sorted(c for c in classes if c)
             what = f"a {' and a '.join(known)} hero" if known else "no known hero"
             hint = f" or set deck_space.hero_class={known[0]}" if known != [self.hero_class] and len(known) == 1 else ""
-            raise DeckError(f"the deck code names {what} (hero dbf ids {list(heroes)}), but this deck "
+            raise DeckSpaceError(f"the deck code names {what} (hero dbf ids {list(heroes)}), but this deck "
                             f"space is {self.hero_class}'s: use a {self.hero_class} deck code{hint}")
         by_dbf = {c.dbf_id: c.index for c in self.cards}
         counts: Counter[int] = Counter()
         for dbf, n in cards:
             if dbf not in by_dbf:
-                raise DeckError(f"card with dbf id {dbf} in the deck code is not in the pool")
+                raise DeckSpaceError(f"card with dbf id {dbf} in the deck code is not in the pool")
             counts[by_dbf[dbf]] += n
         return self._checked_vector(counts)
 
@@ -212,7 +215,7 @@ class DeckSpace:
 
     def load_deck_file(self, path: str | Path) -> np.ndarray:
         """A deck file: JSON ({"cards": [...]} or a list of ids/names), a deck code, or one
-        card id or name per line. Raises DeckError naming the file and the problem."""
+        card id or name per line. Raises DeckSpaceError naming the file and the problem."""
         path = Path(path)
         text = _read_text(path, "deck file", MAX_DECK_FILE_BYTES).strip()
         try:
@@ -222,8 +225,8 @@ class DeckSpace:
             if len(lines) == 1 and lines[0].startswith("AAE"):
                 return self.from_deck_code(lines[0])
             return self.encode(lines)
-        except DeckError as exc:
-            raise DeckError(f"deck file {path}: {exc}") from None
+        except DeckSpaceError as exc:
+            raise DeckSpaceError(f"deck file {path}: {exc}") from None
 
 
 MAX_DECK_FILE_BYTES = 1 << 20
@@ -237,7 +240,7 @@ def _read_text(path: Path, what: str, max_bytes: int) -> str:
     try:
         return read_text(path, what, max_bytes)
     except InputError as exc:
-        raise DeckError(str(exc)) from None
+        raise DeckSpaceError(str(exc)) from None
 
 
 def _read_json(path: Path, what: str):
@@ -245,7 +248,7 @@ def _read_json(path: Path, what: str):
     try:
         return load_json(path, what)
     except InputError as exc:
-        raise DeckError(str(exc)) from None
+        raise DeckSpaceError(str(exc)) from None
 
 
 def _json_cards(path: Path, text: str) -> list[str]:
@@ -254,15 +257,15 @@ def _json_cards(path: Path, text: str) -> list[str]:
     try:
         data = json.loads(text)
     except RecursionError:
-        raise DeckError(f"deck file {path} is nested too deeply to be a deck") from None
+        raise DeckSpaceError(f"deck file {path} is nested too deeply to be a deck") from None
     except ValueError as exc:
-        raise DeckError(f"deck file {path} is not valid JSON: {exc}") from None
+        raise DeckSpaceError(f"deck file {path} is not valid JSON: {exc}") from None
     from workers.inputs import InputError
     from workers.protocol.evaluate import card_ids
     try:
         return list(card_ids(data.get("cards") if isinstance(data, dict) else data, f"deck file {path}"))
     except InputError as exc:
-        raise DeckError(str(exc)) from None
+        raise DeckSpaceError(str(exc)) from None
 
 
 def _pool_entries(path: Path, pool, hero_class: str = "ROGUE") -> list[dict]:
@@ -271,25 +274,25 @@ def _pool_entries(path: Path, pool, hero_class: str = "ROGUE") -> list[dict]:
     from workers.protocol.evaluate import card_library
     cards = pool.get("cards") if isinstance(pool, dict) else None
     if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_POOL_CARDS:
-        raise DeckError(f"card pool {path} needs a \"cards\" list of 1 to {MAX_POOL_CARDS} cards")
+        raise DeckSpaceError(f"card pool {path} needs a \"cards\" list of 1 to {MAX_POOL_CARDS} cards")
     library = card_library()
     for n, c in enumerate(cards):
         fields = {"index": int, "id": str, "name": str, "type": str, "rarity": str}
         if not isinstance(c, dict) or any(not isinstance(c.get(k), t) or isinstance(c.get(k), bool)
                                           for k, t in fields.items()):
-            raise DeckError(f"card pool {path}: entry {n} needs index (integer), id, name, type and rarity")
+            raise DeckSpaceError(f"card pool {path}: entry {n} needs index (integer), id, name, type and rarity")
         if c["rarity"] not in RARITIES:
-            raise DeckError(f"card pool {path}: {c['id']} has rarity {c['rarity']!r}, not one of {', '.join(RARITIES)}")
+            raise DeckSpaceError(f"card pool {path}: {c['id']} has rarity {c['rarity']!r}, not one of {', '.join(RARITIES)}")
         if c["id"] not in library or not library[c["id"]].collectible:
-            raise DeckError(f"card pool {path}: unknown card id {c['id']!r}")
+            raise DeckSpaceError(f"card pool {path}: unknown card id {c['id']!r}")
         if library[c["id"]].card_class not in (hero_class, "NEUTRAL"):
-            raise DeckError(f"card pool {path}: {c['name']} ({c['id']}) is a "
+            raise DeckSpaceError(f"card pool {path}: {c['name']} ({c['id']}) is a "
                             f"{library[c['id']].card_class} card, not playable by {hero_class}")
     entries = sorted(cards, key=lambda c: c["index"])
     if [c["index"] for c in entries] != list(range(len(entries))):
-        raise DeckError(f"card pool {path}: indices must be 0..{len(entries) - 1} without gaps")
+        raise DeckSpaceError(f"card pool {path}: indices must be 0..{len(entries) - 1} without gaps")
     if len({c["id"] for c in entries}) != len(entries):
-        raise DeckError(f"card pool {path}: a card id appears twice")
+        raise DeckSpaceError(f"card pool {path}: a card id appears twice")
     return entries
 
 
@@ -298,11 +301,11 @@ def _stat_overrides(path: Path, overrides) -> dict | None:
     if overrides is None:
         return None
     if not isinstance(overrides, dict):
-        raise DeckError(f"card pool {path}: stat_overrides must map card ids to stats")
+        raise DeckSpaceError(f"card pool {path}: stat_overrides must map card ids to stats")
     for card_id, stats in overrides.items():
         if not isinstance(stats, dict) or not stats or any(
                 k not in OVERRIDE_STATS or isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 99
                 for k, v in stats.items()):
-            raise DeckError(f"card pool {path}: stat_overrides for {card_id!r} must give "
+            raise DeckSpaceError(f"card pool {path}: stat_overrides for {card_id!r} must give "
                             f"{', '.join(OVERRIDE_STATS)} as integers from 0 to 99")
     return overrides

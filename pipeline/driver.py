@@ -14,8 +14,8 @@ from hydra.experimental.callback import Callback
 from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
-from .cluster.clusters import Stopped, stop_on_signals, stops_deferred
-from .errors import ConfigError, PipelineError
+from .cluster.stops import Stopped, stop_on_signals, stops_deferred
+from .run_errors import ConfigError, PipelineError
 from .state.config import check_inputs, validate
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
@@ -49,7 +49,7 @@ def run(cfg: DictConfig, client=None) -> Path | None:
                 if saved is not None:
                     print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
                 search.evaluator = evaluator
-                with _last_checkpoint(search, cfg):
+                with _last_checkpoint(search):
                     search.run()
     print(f"run finished: {run_dir}", file=sys.stderr)
     print(summary(search))
@@ -96,17 +96,13 @@ def engine_options(cfg) -> dict:
 
 
 def _stoppable_search(cfg, run_dir, space, config_yaml):
-    """The Search (or StrategySearch), with its checkpoint and report writes finished before a stop (SIGINT, SIGTERM)
-    takes effect: a stop leaves the last complete checkpoint, never half a file, and the step it
-    interrupted runs again on resume with the same seeds."""
-    if cfg.algorithm.kind == "cma_me":
-        from .search.strategy_search import StrategySearch as Search
-    else:
-        from .search.deck_search import Search
+    """The search of algorithm.kind, with its checkpoint and report writes finished before a stop
+    (SIGINT, SIGTERM) takes effect: a stop leaves the last complete checkpoint, never half a file,
+    and the step it interrupted runs again on resume with the same seeds."""
+    from .search import search_class
 
-    class StoppableSearch(Search):
+    class StoppableSearch(search_class(cfg.algorithm.kind)):
         saved_evaluations = None  # how many evaluations the checkpoint on disk holds
-        stopping = False  # set on a stop: the last checkpoint is written without the reports
 
         def resume(self, saved) -> None:
             super().resume(saved)
@@ -118,8 +114,6 @@ def _stoppable_search(cfg, run_dir, space, config_yaml):
                 self.saved_evaluations = self.evaluations
 
         def write_reports(self, **kw) -> None:
-            if self.stopping:  # a stop's grace period is for the checkpoint; the resumed run rewrites them
-                return
             with stops_deferred():
                 super().write_reports(**kw)
 
@@ -141,8 +135,8 @@ CLUSTER_LOG = "cluster.log"  # in the run folder: what the cluster did to the ru
 
 @contextlib.contextmanager
 def _cluster_log(run_dir: Path):
-    """The cluster's events (pipeline/cluster/clusters.py: say) go to the run's cluster.log too."""
-    from .cluster.clusters import set_event_log
+    """The cluster's events (pipeline/cluster/events.py: say) go to the run's cluster.log too."""
+    from .cluster.events import set_event_log
     set_event_log(Path(run_dir) / CLUSTER_LOG)
     try:
         yield
@@ -151,7 +145,7 @@ def _cluster_log(run_dir: Path):
 
 
 @contextlib.contextmanager
-def _last_checkpoint(search, cfg):
+def _last_checkpoint(search):
     """A stop (SIGTERM from scancel or a preemption, SIGINT) in the middle of the search writes
     one more checkpoint before the cluster closes: the search's state is whole whenever a stop
     leaves run() (its results are applied inside stops_deferred blocks), and the checkpoint holds
@@ -162,9 +156,8 @@ def _last_checkpoint(search, cfg):
     try:
         yield
     except Stopped as stop:
-        # the strategy search keeps its own checkpoints; before the first one there is little to keep
-        if cfg.algorithm.kind != "cma_me" and search.saved_evaluations is not None:
-            search.stopping = True
+        # before the first checkpoint there is little to keep
+        if search.checkpoints_on_stop and search.saved_evaluations is not None:
             try:
                 search.checkpoint()
             except Exception as exc:  # noqa: BLE001 - the stop goes on; the older checkpoint stays

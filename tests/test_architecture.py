@@ -23,7 +23,7 @@ LAYERS = (
     ("workers.protocol",),
     ("workers.learning",),
     ("workers.sabberstone",),
-    ("pipeline", "pipeline.errors", "pipeline.card_data", "pipeline.deck_space"),
+    ("pipeline", "pipeline.run_errors", "pipeline.card_data", "pipeline.deck_space"),
     ("pipeline.cluster",),
     ("pipeline.state",),
     ("pipeline.search",),
@@ -139,3 +139,25 @@ def test_each_moved_path_names_a_module_that_exists(old):
     new = MOVED[old].split()[0]
     assert importlib.util.find_spec(new) is not None, f"{old} names {new}, which does not exist"
     assert old not in module_files(), f"{old} exists again; remove it from workers/moved.py"
+
+
+def _repeated(names: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {name: sorted(places) for name, places in names.items() if len(places) > 1}
+
+
+def test_no_two_modules_share_a_file_name():
+    """A file name says which module it is, in a traceback, an editor's tab or a grep."""
+    by_name: dict[str, list[str]] = {}
+    for module, path in module_files().items():
+        if path.name not in ("__init__.py", "__main__.py"):
+            by_name.setdefault(path.name, []).append(module)
+    assert not _repeated(by_name)
+
+
+def test_no_two_classes_share_a_name():
+    by_name: dict[str, list[str]] = {}
+    for module, path in module_files().items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ClassDef):
+                by_name.setdefault(node.name, []).append(module)
+    assert not _repeated(by_name)

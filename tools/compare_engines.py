@@ -94,11 +94,11 @@ def read_deck(path: str) -> list[str]:
     """A deck file in any format the pipeline reads: JSON (ids or names, {"cards": [...]} or
     a list), a deck code, or one card per line."""
     from pipeline.deck_space import DeckSpace
-    from pipeline.errors import DeckError as PipelineDeckError
+    from pipeline.run_errors import DeckSpaceError
     try:
         space = DeckSpace.from_pool_file()
         return space.decode(space.load_deck_file(path))
-    except PipelineDeckError as exc:
+    except DeckSpaceError as exc:
         raise InputError(str(exc)) from None
 
 

@@ -3,7 +3,8 @@ only, TLS with credentials made for this run, so no other user of a shared node 
 scheduler), one single-threaded worker process per slot."""
 from __future__ import annotations
 
-from pipeline.cluster.clusters import start_local_cluster, temporary_security
+from pipeline.cluster.local import start_local_cluster
+from pipeline.cluster.security import temporary_security
 
 
 def run_on_local_cluster(run_task, tasks: dict, workers: int):

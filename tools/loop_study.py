@@ -6,8 +6,9 @@ against the synchronous loop).
     python -m tools.loop_study [--budget 500] [--seeds 0 1 2 3 4] [--loops sync 40] [--parallel 2]
                                [--out results/loop_study] [key=value ...]
 
-A loop is `sync` (algorithm.overlap=false) or a number: the steady-state loop with that
-algorithm.lag (2 per slot: 40 stands for 20 slots, 400 for 200). Each run is `python -m pipeline`
+A loop is `sync` (algorithm.steady_state=false) or a number: the steady-state loop with that
+algorithm.lag (read at 2 decks per slot, as the auto lag is at the paper's budget and 200 slots:
+40 stands for 20 slots, 400 for 200). Each run is `python -m pipeline`
 in its own process with one worker; `--parallel` runs go at once. Runs already finished in
 --out are read, not run again. Prints a Markdown table and writes it, with every run's figures,
 beside the runs (study-<budget>.md, study-<budget>.json).
@@ -30,7 +31,9 @@ SMOKE = ["strategy=random", "opponents.games=24", "cluster.games_per_task=12", "
 
 
 def loop_overrides(loop: str) -> list[str]:
-    return ["algorithm.overlap=false"] if loop == "sync" else ["algorithm.overlap=true", f"algorithm.lag={int(loop)}"]
+    if loop == "sync":
+        return ["algorithm.steady_state=false"]
+    return ["algorithm.steady_state=true", f"algorithm.lag={int(loop)}"]
 
 
 def run_one(out: Path, budget: int, loop: str, seed: int, extra: list[str]) -> dict:

@@ -132,7 +132,7 @@ def warm_imports() -> None:
     torch.optim.Adam([torch.zeros(1, requires_grad=True)])
 
 
-def scale_run(slots: int, processes: int, overlap: bool, table: Path, budget: int, run_dir: Path,
+def scale_run(slots: int, processes: int, steady_state: bool, table: Path, budget: int, run_dir: Path,
               extra: list[str], overhead_tasks: int, slurm: bool = False) -> dict:
     """One DSA-ME run with `slots` stand-in worker slots (a LocalCluster, or SLURM worker jobs);
     its figures."""
@@ -146,7 +146,7 @@ def scale_run(slots: int, processes: int, overlap: bool, table: Path, budget: in
     # the lag docs/pipeline.md asks of a cluster of this many slots: the slots' decks, and as many
     # again as they play while the head node makes a batch (here about a deck's time: 3 N in all)
     cfg = compose("experiment=paper", "engine=scale_standin", f"engine.table={table}",
-                  f"algorithm.budget={budget}", f"algorithm.overlap={str(overlap).lower()}",
+                  f"algorithm.budget={budget}", f"algorithm.steady_state={str(steady_state).lower()}",
                   f"algorithm.lag={LAGS_PER_SLOT * processes * threads}",
                   f"run_dir={run_dir}", "progress=false", *extra)
     clients = slurm_client(processes, threads, run_dir.parent / "slurm-logs") if slurm else local_client(processes, threads)
@@ -166,7 +166,7 @@ def scale_run(slots: int, processes: int, overlap: bool, table: Path, budget: in
     games = int(cfg.opponents.games)
     tasks = len(spans)
     size = budget * games / tasks
-    return {"slots": processes * threads, "overlap": overlap, "slurm": slurm, "evaluations": budget, "wall_s": wall,
+    return {"slots": processes * threads, "steady_state": steady_state, "slurm": slurm, "evaluations": budget, "wall_s": wall,
             "busy_share": game_s / (processes * threads * wall), "evaluations_per_hour": rate,
             "head_s_per_iteration": sum(phases.values()), **{f"head_{p}": v for p, v in phases.items()},
             "outer_iterations": len(iterations), "scheduler_s_per_task": overhead,
@@ -203,7 +203,7 @@ def _run_in_child(args, slots: int, mode: str) -> dict:
 
 
 def line(r: dict) -> str:
-    return (f"scale N={r['slots']} overlap={'on' if r['overlap'] else 'off'}{' slurm' if r.get('slurm') else ''}: "
+    return (f"scale N={r['slots']} overlap={'on' if r['steady_state'] else 'off'}{' slurm' if r.get('slurm') else ''}: "
             f"busy_share {r['busy_share']:.2f}, "
             f"evaluations_per_hour {r['evaluations_per_hour']:.0f}, "
             f"head_s_per_iteration {r['head_s_per_iteration']:.1f}, "
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=None,
                         help="worker processes holding the slots (default 2; with --slurm: worker jobs, one per node)")
     parser.add_argument("--budget", type=int, default=5000, help="evaluations per run")
-    parser.add_argument("--modes", nargs="+", choices=("off", "on"), default=["off", "on"], help="overlap modes")
+    parser.add_argument("--modes", nargs="+", choices=("off", "on"), default=["off", "on"], help="off: the paper's synchronous loop; on: the steady-state loop")
     parser.add_argument("--table", type=Path, default=OUT / "table.npz", help="the stand-in's table")
     parser.add_argument("--runs-dir", type=Path, default=OUT / "runs", help="where the runs' folders go")
     parser.add_argument("--recalibrate", action="store_true", help="play the calibration games again")

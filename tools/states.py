@@ -1,4 +1,4 @@
-"""Logged game states from the command line (workers.learning.states does the work; see its
+"""Logged game states from the command line (workers.learning.state_log does the work; see its
 docstring for what a row holds and how a collection resumes).
 
     python -m tools.states collect --out results/states.h5                  # the defaults below
@@ -17,7 +17,7 @@ import sys
 
 from tools.local_dask import run_on_local_cluster
 from workers.errors import DeckError
-from workers.learning.states import DEFAULT_DECKS, DEFAULT_ENCODERS, bench, collect, h5_file, parse_decks
+from workers.learning.state_log import DEFAULT_DECKS, DEFAULT_ENCODERS, bench, collect, h5_file, parse_decks
 from workers.players.encoders import ENCODERS
 from workers.players.scores import check_strategy
 from workers.players.specs import PlayerSpecError, check_player

@@ -1,4 +1,4 @@
-"""Value networks from the command line (workers.learning.values does the work).
+"""Value networks from the command line (workers.learning.value_training does the work).
 
     python -m tools.values train --data results/states/states.h5 [MORE.h5 ...] [--encoders rich teo60 protocol15]
         [--targets win discounted] [--sizes 10 100 1000 10000 40000 100000] [--out results/values]
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import torch
 
-from workers.learning.values import RESULTS, SIZES, evaluate_model, run_training
+from workers.learning.value_training import RESULTS, SIZES, evaluate_model, run_training
 from workers.players.encoders import ENCODERS
 from workers.players.value_model import TARGETS
 

@@ -1,18 +1,18 @@
-"""Module paths that moved when the packages were laid out by concern (November 2026): an old
-path (`python -m workers.tournament`, `import workers.evaluate`) fails with one line naming the
-new one instead of a bare "No module named"."""
+"""Module paths that moved when the packages were laid out by concern (November 2026), or were
+renamed since: an old path (`python -m workers.tournament`, `import workers.evaluate`) fails with
+one line naming the new one instead of a bare "No module named"."""
 from __future__ import annotations
 
 import sys
 from importlib.abc import MetaPathFinder
 
 MOVED = {
-    "workers.tally": "workers.players.tally", "workers.scores": "workers.players.scores",
+    "workers.tally": "workers.players.game_counters", "workers.scores": "workers.players.scores",
     "workers.mcts": "workers.players.mcts", "workers.value_player": "workers.players.value_beam",
     "workers.player_specs": "workers.players.specs", "workers.encoders": "workers.players.encoders",
-    "workers.values": "workers.learning.values (network: workers.players.value_model; "
+    "workers.values": "workers.learning.value_training (network: workers.players.value_model; "
                       "command: python -m tools.values)",
-    "workers.states": "workers.learning.states (command: python -m tools.states)",
+    "workers.states": "workers.learning.state_log (command: python -m tools.states)",
     "workers.gym_env": "workers.learning.gym_env", "workers.evaluate": "workers.protocol.evaluate",
     "workers.results": "workers.protocol.results", "workers.class_pools": "workers.engine.class_pools",
     "workers.bench": "tools.bench", "workers.fidelity": "tools.fidelity",
@@ -27,6 +27,13 @@ MOVED = {
     "pipeline.inner_loop": "pipeline.search.inner_loop", "pipeline.inner_kernel": "pipeline.search.inner_kernel",
     "pipeline.surrogate": "pipeline.search.surrogate", "pipeline.reports": "pipeline.search.run_files",
     "pipeline.analysis": "pipeline.report.analysis",
+    # renamed so that no two modules share a file name (the players' and learning's own)
+    "workers.players.tally": "workers.players.game_counters",
+    "workers.players.ppo": "workers.players.ppo_player (training: python -m workers.learning.ppo)",
+    "workers.learning.states": "workers.learning.state_log (command: python -m tools.states)",
+    "workers.learning.values": "workers.learning.value_training (command: python -m tools.values)",
+    "workers.protocol.tally": "workers.protocol.chunk_sums", "pipeline.errors": "pipeline.run_errors",
+    "tools.bench.engine": "tools.bench.engine_costs",
 }
 
 

@@ -1,11 +1,12 @@
 """`python -m pipeline.cluster tls DIR`: TLS credentials for a SLURM job's Dask cluster, written
 to DIR and printed as the shell exports that point Dask at them (slurm/dsa_me_srun.sbatch).
 `python -m pipeline.cluster host`: the address of this host that workers on other nodes reach
-its Dask scheduler at (never loopback; see clusters.scheduler_host)."""
+its Dask scheduler at (never loopback; see slurm.scheduler_host)."""
 import sys
 
-from ..errors import ConfigError
-from .clusters import scheduler_host, write_tls_files
+from ..run_errors import ConfigError
+from .security import write_tls_files
+from .slurm import scheduler_host
 
 if len(sys.argv) == 3 and sys.argv[1] == "tls":
     write_tls_files(sys.argv[2])

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 from distributed import as_completed
 
-from workers.errors import DeckError as EngineDeckError
-from workers.protocol.tally import summarize_tallies
+from workers.errors import DeckError
+from workers.protocol.chunk_sums import summarize_chunks
 
 from ..deck_space import DeckSpace
-from ..errors import ConfigError, EvaluationError
+from ..run_errors import ConfigError, EvaluationError
 from .worker_tasks import EngineLoader, play_chunk
 
 
@@ -21,16 +21,16 @@ def evaluation_seed(run_seed: int, eval_id: int) -> int:
     return int(np.random.SeedSequence([int(run_seed), 0xDECC, int(eval_id)]).generate_state(1)[0])
 
 
-def check_failures(eval_id: int, tallies: list, max_share: float, opponent_names: list[str]) -> None:
+def check_failures(eval_id: int, chunks: list, max_share: float, opponent_names: list[str]) -> None:
     """Games that raised inside the engine on every try are left out of an evaluation, but beyond
     a small share (cluster.max_failed_share) the numbers would describe something else, such as
     an opponent that cannot play at all: EvaluationError instead. (A game that failed a try and
     then finished counts as played; its failed tries are in the result's errors.)"""
-    games = sum(t.games for t in tallies)
-    lost = {g for t in tallies for g in t.lost}
+    games = sum(c.tried for c in chunks)
+    lost = {g for c in chunks for g in c.lost}
     if not lost or (len(lost) <= max_share * games and len(lost) < games):
         return
-    game, opponent_index, seed, error = next(e for t in tallies for e in t.errors if e[0] in lost)
+    game, opponent_index, seed, error = next(e for c in chunks for e in c.errors if e[0] in lost)
     opponent = opponent_names[opponent_index % len(opponent_names)]
     raise EvaluationError(
         f"{len(lost)} of {games} games of evaluation {eval_id} failed inside the engine "
@@ -78,7 +78,7 @@ class EvaluationClient:
                  engine: str = "builtin", engine_options: dict | None = None,
                  max_failed_share: float = 0.05):
         from workers.protocol import evaluate
-        self.client, self.space, self.run_seed = client, space, run_seed
+        self.dask, self.space, self.run_seed = client, space, run_seed
         self.games, self.games_per_task, self.max_resubmits = games, games_per_task, max_resubmits
         self.max_failed_share = max_failed_share
         self.options = {"player": player, "strategy": strategy, "beam_depth": beam_depth,
@@ -86,16 +86,19 @@ class EvaluationClient:
                         "opponents_path": opponents_path,
                         "stat_overrides": space.stat_overrides, "hero_class": space.hero_class,
                         "engine": engine, "engine_options": engine_options or {}}
-        self._engine = evaluate
+        # Cards, decks and opponents are data that both engines share (the same card set): the
+        # built-in engine's readers serve here whatever engine plays the games.
+        self._card_data = evaluate
         self._check_pool_playable()
         self.opponent_names = [o.name for o in (evaluate.load_opponents(opponents_path)
                                                 if opponents_path else evaluate.default_opponents())]
         client.register_plugin(EngineLoader(opponents_path, space.stat_overrides, engine,
                                             engine_options or {}))
         self.timings: list[BatchTiming] = []
+        self.unfinished: list[SubmittedBatch] = []  # submitted batches not wholly handed back yet
 
     def _check_pool_playable(self) -> None:
-        library = self._engine.card_library(self.space.stat_overrides)
+        library = self._card_data.card_library(self.space.stat_overrides)
         bad = [f"{c.name} ({c.id})" for c in self.space.cards
                if c.id not in library or not library[c.id].implemented]
         if bad:
@@ -108,7 +111,7 @@ class EvaluationClient:
         return [list(range(s, min(s + size, self.games))) for s in range(0, self.games, size)]
 
     def workers(self) -> int:
-        return max(sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()), 1)
+        return max(sum(w["nthreads"] for w in self.dask.scheduler_info()["workers"].values()), 1)
 
     def evaluate(self, decks: np.ndarray, eval_ids: np.ndarray, progress=None, strategies=None) -> list:
         """EvaluationResult of each deck, in the order given. `strategies`: per deck, the
@@ -116,18 +119,23 @@ class EvaluationClient:
         candidate's weights as a tuple)."""
         return self.submit(decks, eval_ids, strategies).results(progress)
 
-    def submit(self, decks: np.ndarray, eval_ids: np.ndarray, strategies=None, queued: int = 0) -> "PendingBatch":
+    def submit(self, decks: np.ndarray, eval_ids: np.ndarray, strategies=None, last: bool = False) -> "SubmittedBatch":
         """Sends every game task of these decks to the workers and returns at once; the
-        batch's `results()` waits for them. Batches submitted earlier run first; `queued`:
-        how many decks of those are still waiting (the automatic task size counts them)."""
-        return PendingBatch(self, decks, eval_ids, strategies, queued)
+        batch's `results()` waits for them. Batches submitted earlier run first, and the automatic
+        task size counts their decks not handed back yet, unless this is the `last` batch of a
+        run: sized alone, the run's tail comes out in smaller tasks."""
+        queued = 0 if last else sum(b.waiting for b in self.unfinished)
+        batch = SubmittedBatch(self, decks, eval_ids, strategies, queued)
+        self.unfinished.append(batch)
+        return batch
 
     def _submit(self, cards, games, seed, options):
-        return self.client.submit(play_chunk, cards, games, seed, options, pure=False)
+        return self.dask.submit(play_chunk, cards, games, seed, options, pure=False)
 
 
-class PendingBatch:
-    """The game tasks of one batch of decks, running on the workers."""
+class SubmittedBatch:
+    """The game tasks of one batch of decks, running on the workers; its decks are handed back
+    in order, in one or more parts."""
 
     def __init__(self, client: EvaluationClient, decks: np.ndarray, eval_ids: np.ndarray, strategies=None,
                  queued: int = 0):
@@ -145,54 +153,61 @@ class PendingBatch:
         # whole piece before it hands out its first task
         for p in range(0, len(tasks), MAP_PIECE):
             piece = tasks[p:p + MAP_PIECE]
-            futures += client.client.map(
+            futures += client.dask.map(
                 play_chunk, [self.card_lists[d] for d, _ in piece], [self.chunks[c] for _, c in piece],
                 [self.seeds[d] for d, _ in piece], [self.options[d] for d, _ in piece], pure=False)
-        self.pending = {future: (d, c, 0) for future, (d, c) in zip(futures, tasks)}
-        self.tallies = [[None] * len(self.chunks) for _ in self.card_lists]
-        self.remaining = [len(self.chunks)] * len(self.card_lists)
+        self.running = {future: (d, c, 0) for future, (d, c) in zip(futures, tasks)}  # -> deck, chunk, retries
+        self.sums = [[None] * len(self.chunks) for _ in self.card_lists]  # per deck and chunk, as they come
+        self.remaining = [len(self.chunks)] * len(self.card_lists)  # per deck: chunks not in yet
         self.returned, self.game_s = 0, 0.0  # decks handed back so far; task seconds so far
 
-    def results(self, progress=None, upto: int | None = None) -> list:
-        """Waits for the tasks of the decks not returned yet, up to deck `upto` (default: all;
-        a lost task runs again), and returns those decks' EvaluationResults in order."""
+    @property
+    def waiting(self) -> int:
+        """Decks not handed back yet."""
+        return len(self.card_lists) - self.returned
+
+    def results(self, progress=None, count: int | None = None) -> list:
+        """Waits for the tasks of the next `count` decks not handed back yet (default: all of
+        them; a lost task runs again), and returns those decks' EvaluationResults in order."""
         client = self.client
-        first, upto = self.returned, len(self.card_lists) if upto is None else upto
-        done = as_completed([f for f, (d, _, _) in self.pending.items() if first <= d < upto])
+        first = self.returned
+        upto = len(self.card_lists) if count is None else first + count
+        done = as_completed([f for f, (d, _, _) in self.running.items() if first <= d < upto])
         for finished in done.batches():  # one gather per handful of results, not one call each
             ok = [f for f in finished if f.status == "finished"]
-            for future, (tally, seconds) in zip(ok, client.client.gather(ok) if ok else ()):
-                d, c, _ = self.pending.pop(future)
-                self.tallies[d][c] = tally
+            for future, (sums, seconds) in zip(ok, client.dask.gather(ok) if ok else ()):
+                d, c, _ = self.running.pop(future)
+                self.sums[d][c] = sums
                 self.game_s += seconds
                 self.remaining[d] -= 1
                 if self.remaining[d] == 0 and progress is not None:
                     progress.update(1)
             for future in finished:
-                if future in self.pending:
+                if future in self.running:
                     done.add(self._again(future))
         self.returned = upto
-        if upto == len(self.card_lists):
+        if not self.waiting:
             self.timing = BatchTiming(time.perf_counter() - self.start, self.game_s, client.workers())
             client.timings.append(self.timing)
+            client.unfinished.remove(self)
         results = []
         for d in range(first, upto):
-            check_failures(int(self.eval_ids[d]), self.tallies[d], client.max_failed_share, client.opponent_names)
-            results.append(summarize_tallies(
-                self.tallies[d], client._engine.deck_stats(self.card_lists[d], client.space.stat_overrides),
+            check_failures(int(self.eval_ids[d]), self.sums[d], client.max_failed_share, client.opponent_names)
+            results.append(summarize_chunks(
+                self.sums[d], client._card_data.deck_stats(self.card_lists[d], client.space.stat_overrides),
                 client.opponent_names))
-            self.tallies[d] = None  # summarised: nothing of it is needed again
+            self.sums[d] = None  # summarised: nothing of it is needed again
         return results
 
     def _again(self, future):
         """A task that was lost (KilledWorker) or failed runs again, up to cluster.max_retries
         times; an engine's DeckError, or one failure too many, is raised."""
-        d, c, attempt = self.pending.pop(future)
+        d, c, attempt = self.running.pop(future)
         try:
             future.result()
         except Exception as exc:
-            if attempt >= self.client.max_resubmits or isinstance(exc, EngineDeckError):
+            if attempt >= self.client.max_resubmits or isinstance(exc, DeckError):
                 raise
         again = self.client._submit(self.card_lists[d], self.chunks[c], self.seeds[d], self.options[d])
-        self.pending[again] = (d, c, attempt + 1)
+        self.running[again] = (d, c, attempt + 1)
         return again

@@ -7,12 +7,9 @@ from typing import Sequence
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from workers.protocol.tally import Tally
-
 _opponents_by_path: dict = {}
 
-
-# engine.name -> the module with the engine interface (play_games, warm_up, load_opponents, ...);
+# engine.name -> the module a worker plays with (play_sums, warm_up);
 # scale_standin plays no game (workers/protocol/timed_standin.py: `make scale` only)
 ENGINES = {"builtin": "workers.protocol.evaluate", "sabberstone": "workers.sabberstone.engine",
            "scale_standin": "workers.protocol.timed_standin"}
@@ -24,26 +21,25 @@ def engine(name: str = "builtin"):
 
 
 def opponents(path: str | None):
+    """The opponents' decks, read once per process; decks are data, so the built-in engine's
+    loader serves every engine."""
     if path not in _opponents_by_path:
         _opponents_by_path[path] = engine().load_opponents(path) if path else engine().default_opponents()
     return _opponents_by_path[path]
 
 
 def play_chunk(deck: Sequence[str], game_indices: Sequence[int], seed: int, options: dict):
-    """Play some of an evaluation's games; returns (their Tally, seconds spent playing). An
-    engine with `play_tally` (the scale stand-in) sums its games itself."""
+    """Play some of an evaluation's games; returns (their ChunkSums, seconds spent playing)."""
     opp = opponents(options.get("opponents_path"))
-    module = engine(options.get("engine", "builtin"))
-    play = getattr(module, "play_tally", module.play_games)
+    play_sums = engine(options.get("engine", "builtin")).play_sums
     start = time.perf_counter()
-    played = play(deck, game_indices, seed, player=options["player"], strategy=options["strategy"],
-                  opponents=opp, stat_overrides=options.get("stat_overrides"),
-                  beam_depth=options["beam_depth"], beam_width=options["beam_width"],
-                  hide_deck_order=options.get("hide_deck_order", False),
-                  hero_class=options.get("hero_class", "ROGUE"),
-                  **options.get("engine_options", {}))
-    seconds = time.perf_counter() - start
-    return (played if isinstance(played, Tally) else Tally.of(played, len(opp))), seconds
+    sums = play_sums(deck, game_indices, seed, player=options["player"], strategy=options["strategy"],
+                     opponents=opp, stat_overrides=options.get("stat_overrides"),
+                     beam_depth=options["beam_depth"], beam_width=options["beam_width"],
+                     hide_deck_order=options.get("hide_deck_order", False),
+                     hero_class=options.get("hero_class", "ROGUE"),
+                     **options.get("engine_options", {}))
+    return sums, time.perf_counter() - start
 
 
 class EngineLoader(WorkerPlugin):

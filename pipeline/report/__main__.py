@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import PipelineError
+from ..run_errors import PipelineError
 
 
 def main(argv=None) -> None:

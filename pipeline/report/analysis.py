@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..errors import CheckpointError, PipelineError
+from ..run_errors import CheckpointError, PipelineError
 from ..search.surrogate import Surrogate
 from ..state import checkpoint as ckpt
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from ..errors import PipelineError
+from ..run_errors import PipelineError
 from ..state import checkpoint as ckpt
 from ..state.config import differences
 

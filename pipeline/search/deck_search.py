@@ -2,7 +2,7 @@
 assisted family (DSA-ME, LSA-ME, the (ad), offline and no-reset variants), with the state that
 a checkpoint holds and restores.
 
-Steady-state loop (algorithm.overlap=true, surrogate kinds; docs/pipeline.md#overlap): the
+Steady-state loop (algorithm.steady_state=true, surrogate kinds; docs/pipeline.md#overlap): the
 workers' queue never runs dry. Each outer iteration trains on the evaluations submitted before
 it except the last `lag` decks (which are still being played), runs the inner loop and
 submits its batch behind them; the G initial random decks are followed at once by `lag` decks
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cluster.clusters import stops_deferred
+from ..cluster.stops import stops_deferred
 from ..deck_space import DeckSpace
-from ..errors import CheckpointError
+from ..run_errors import CheckpointError
 from ..state import checkpoint as ckpt
 from ..state.config import identity_hash
 from . import run_files
@@ -34,36 +34,45 @@ from .surrogate import Surrogate
 
 N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.protocol.results.TARGET_NAMES)
 SOURCE_RANDOM, SOURCE_MUTATION, SOURCE_SURROGATE = 0, 1, 2
-PENDING = "pending"  # the checkpoint group of the batches in flight
+IN_FLIGHT = "pending"  # the checkpoint group of the batches in flight (its name since version 1)
 LAG_SHARE = 0.04  # algorithm.lag=auto: this share of the budget in flight while the head node works
 
 
 @dataclass
 class InFlight:
-    """A batch submitted to the workers and not yet (wholly) added: its decks, ids, source, the
-    outer iteration that chose it and what that iteration logged."""
+    """A batch submitted to the workers whose decks are not all added yet: its decks and their
+    evaluation ids (consecutive), their source, the outer iteration that chose them, what that
+    iteration logged and the batch's size. Which of its decks are added follows from the ids: those
+    below the search's count of evaluations. A batch resumed from a checkpoint holds only the
+    decks that were not added then."""
 
     decks: np.ndarray
     ids: np.ndarray
     source: int
     iteration: int
     log: dict = field(default_factory=dict)
-    batch: object = None  # the evaluator's PendingBatch, of the decks from `offset` on
-    offset: int = 0
-    added: int = 0  # its first decks already added to the archive
+    size: int = -1  # the batch's size when chosen (the log's "batch"); -1: len(decks)
+    batch: object = None  # the evaluation client's SubmittedBatch of these decks
     wait_s: float = 0.0
 
-    @property
-    def waiting(self) -> int:
-        return len(self.decks) - self.added
+    def __post_init__(self):
+        if self.size < 0:
+            self.size = len(self.decks)
+
+    def added(self, evaluations: int) -> int:
+        """How many of its decks are among the first `evaluations` evaluations."""
+        return min(max(evaluations - int(self.ids[0]), 0), len(self.ids))
 
 
 class Search:
+    checkpoints_on_stop = True  # a stop between its steps leaves a whole state to checkpoint
+
     def __init__(self, cfg, run_dir: Path, space: DeckSpace, evaluator, config_yaml: str):
         self.cfg, self.algo, self.run_dir = cfg, cfg.algorithm, Path(run_dir)
         self.space, self.evaluator, self.config_yaml = space, evaluator, config_yaml
         self.spec = GridSpec.from_config(cfg.archive)
         self.identity = identity_hash(cfg)
+        self.budget = int(self.algo.budget)
         self.archive = make_archive(self.spec, space.size, N_TARGETS)
         self.rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([int(cfg.seed), 1])))
         self.decks = np.zeros((0, space.size), dtype=np.int16)
@@ -75,7 +84,8 @@ class Search:
         self.surrogate: Surrogate | None = None
         self.grid: SurrogateGrid | None = None
         self.flights: list[InFlight] = []  # in submission order
-        self.lag: int | None = None  # the steady-state loop's, fixed when the run starts
+        self.steady_state = self.algo.kind == "surrogate" and bool(self.algo.steady_state)
+        self.lag = steady_state_lag(self.algo) if self.steady_state else 0
         self._eval_bar = None
         if self.algo.kind == "surrogate":
             self.surrogate = Surrogate.from_config(self.algo.model, cfg.surrogate, space.size,
@@ -88,11 +98,12 @@ class Search:
     @property
     def submitted(self) -> int:
         """Evaluations done or in flight."""
-        return self.evaluations + sum(f.waiting for f in self.flights)
+        return self.evaluations + sum(len(f.ids) - f.added(self.evaluations) for f in self.flights)
 
     @property
-    def steady_state(self) -> bool:
-        return self.algo.kind == "surrogate" and bool(self.algo.overlap)
+    def room(self) -> int:
+        """Evaluations the budget has left beyond those done or in flight."""
+        return self.budget - self.submitted
 
     # --- start or resume ----------------------------------------------------------------
     def resume(self, saved: ckpt.Checkpoint) -> None:
@@ -119,18 +130,14 @@ class Search:
                 self.grid.load_state(saved.arrays["surrogate_archive"])
             except (ValueError, IndexError) as exc:
                 raise ckpt.damaged(saved.path, f"its surrogate archive does not fit the config ({exc})") from None
-        if self.steady_state:  # the lag the run started with
-            lag = state.get("lag")
-            if not isinstance(lag, int) or lag < 0:
-                raise ckpt.damaged(saved.path, f"its steady-state lag is {lag!r}, not a count of decks")
-            self.lag = lag
-        if PENDING in saved.arrays:
+        if IN_FLIGHT in saved.arrays:
             self.flights = self._restore_flights(saved)
 
     def _restore_flights(self, saved: ckpt.Checkpoint) -> list[InFlight]:
-        """The batches that were in flight when the checkpoint was written (`run` plays again
-        what of them was not added yet)."""
-        pending, about = saved.arrays[PENDING], saved.state.get(PENDING)
+        """The batches that were in flight when the checkpoint was written, each cut to the decks
+        not added then (`run` plays them again). Checkpoints written before 2026-11 hold the
+        first batch whole, with how many of its decks were added ("added")."""
+        pending, about = saved.arrays[IN_FLIGHT], saved.state.get(IN_FLIGHT)
         try:
             decks, ids = pending["decks"].astype(np.int16), pending["eval_id"].astype(np.int64)
             which = pending["flight"].astype(np.int64)
@@ -140,13 +147,15 @@ class Search:
                 raise ValueError("its parts do not match")
             if not np.array_equal(which, np.repeat(np.arange(len(about)), np.bincount(which, minlength=len(about)))):
                 raise ValueError("its batches are not in order")
-            flights = [InFlight(decks[which == i], ids[which == i], int(a["source"]), int(a["iteration"]),
-                                dict(a["log"]), added=int(a["added"])) for i, a in enumerate(about)]
-            first = self.evaluations - flights[0].added
-            if not 0 <= flights[0].added < len(flights[0].decks) or any(f.added for f in flights[1:]) \
+            added = [int(a.get("added", 0)) for a in about]
+            first = self.evaluations - added[0]
+            if not 0 <= added[0] < np.count_nonzero(which == 0) or any(added[1:]) \
                     or not np.array_equal(ids, np.arange(first, first + len(ids))) \
-                    or not np.array_equal(self.decks[first:], flights[0].decks[:flights[0].added]):
+                    or not np.array_equal(self.decks[first:], decks[:added[0]]):
                 raise ValueError("it does not follow the evaluations")
+            flights = [InFlight(decks[which == i][added[i]:], ids[which == i][added[i]:], int(a["source"]),
+                                int(a["iteration"]), dict(a["log"]), size=int(a.get("size", np.count_nonzero(which == i))))
+                       for i, a in enumerate(about)]
         except (KeyError, TypeError, ValueError) as exc:
             raise ckpt.damaged(saved.path, f"its batches in flight cannot be played again ({exc})") from None
         return flights
@@ -174,40 +183,34 @@ class Search:
 
     # --- the loop ------------------------------------------------------------------------
     def run(self) -> None:
-        budget = int(self.algo.budget)
-        if self.steady_state and self.lag is None:
-            self.lag = steady_state_lag(self.algo)
-        with self._bar(total=budget, initial=self.evaluations, desc="evaluations", unit="deck",
+        with self._bar(total=self.budget, initial=self.evaluations, desc="evaluations", unit="deck",
                        leave=True) as bar:
             self._eval_bar = bar
             for flight in self.flights:  # resumed with batches in flight: play them again
                 if flight.batch is None:
-                    flight.offset = flight.added
-                    flight.batch = self.evaluator.submit(flight.decks[flight.added:], flight.ids[flight.added:])
+                    flight.batch = self.evaluator.submit(flight.decks, flight.ids)
             if not self.steady_state and self.flights:  # stopped while waiting for a batch
                 self._collect_until(self.submitted)
-                self.checkpoint()
-            while self.submitted < budget:
+                self._save()
+            while self.submitted < self.budget:
                 if self.algo.kind == "surrogate":
                     self._steady_step() if self.steady_state else self._surrogate_step()
-                    self.checkpoint()
                 else:
                     since = self.evaluations
-                    while self.evaluations < budget and self.evaluations - since < int(self.algo.checkpoint_every):
+                    while self.evaluations < self.budget and self.evaluations - since < int(self.algo.checkpoint_every):
                         self._real_batch()
-                    self.checkpoint()
+                self._save()
             if self.flights:
                 self._collect_until(self.submitted)
-                self.checkpoint()
+                self._save()
         self.write_reports()
 
     def _real_batch(self) -> None:
         """One batch of MAP-Elites (or random search) on real evaluations."""
-        remaining = int(self.algo.budget) - self.evaluations
-        initial = remaining + self.evaluations if self.algo.kind == "random_search" else int(self.algo.initial)
+        initial = self.budget if self.algo.kind == "random_search" else int(self.algo.initial)
         with stops_deferred():
             emitter = DeckMutationEmitter(self.archive, self.space, self.rng,
-                                          min(int(self.algo.batch_size), remaining), initial,
+                                          min(int(self.algo.batch_size), self.room), initial,
                                           emitted=self.evaluations)
             random_phase = self.evaluations < initial or len(self.archive) == 0
             self._submit(emitter.ask(), SOURCE_RANDOM if random_phase else SOURCE_MUTATION, {})
@@ -216,7 +219,7 @@ class Search:
     def _surrogate_step(self) -> None:
         """The paper's loop: the initial random decks, or one outer iteration of DSA-ME on
         every evaluation so far, whose batch is played before the next one starts."""
-        initial = min(int(self.algo.initial), int(self.algo.budget))
+        initial = min(int(self.algo.initial), self.budget)
         with stops_deferred():
             if self.evaluations < initial:
                 self._submit(self.space.random_decks(self.rng, initial - self.evaluations), SOURCE_RANDOM, {})
@@ -229,7 +232,7 @@ class Search:
         mutated from the real archive; then one outer iteration on every evaluation but the
         last `lag` submitted, whose batch joins the queue behind them, topped up with mutants of
         real elites to `min_batch` decks."""
-        initial, budget = min(int(self.algo.initial), int(self.algo.budget)), int(self.algo.budget)
+        initial = min(int(self.algo.initial), self.budget)
         if self.submitted < initial:
             with stops_deferred():
                 self._submit(self.space.random_decks(self.rng, initial - self.submitted), SOURCE_RANDOM, {})
@@ -237,7 +240,7 @@ class Search:
         if self.submitted < initial + self.lag:
             self._collect_until(initial)
             with stops_deferred():
-                count = min(initial + self.lag - self.submitted, budget - self.submitted)
+                count = min(initial + self.lag - self.submitted, self.room)
                 self._submit(self._mutants(count), SOURCE_MUTATION, {"steady_state_fill": count})
             return
         self._collect_until(self.submitted - self.lag)
@@ -245,20 +248,34 @@ class Search:
             decks, source, log = self._outer_iteration()
             self._submit(decks, source, log)
             # too few new surrogate elites would let the queue run dry while the next one is made
-            short = min(steady_state_min_batch(self.algo, self.lag) - len(decks), budget - self.submitted)
+            short = min(steady_state_min_batch(self.algo, self.lag) - len(decks), self.room)
             if short > 0:
                 self._submit(self._mutants(short), SOURCE_MUTATION, {"steady_state_top_up": short})
 
     def _outer_iteration(self) -> tuple[np.ndarray, int, dict]:
-        """Train the surrogate on the evaluations added so far, run the inner loop and select
+        """Train the surrogate on the evaluations added so far, run the inner loop and choose
         the next batch: (decks, source, log)."""
         self.outer_iteration += 1
         log = {"trained_on": self.evaluations}
+        self._train(log)
+        grid = self._inner_loop(log)
+        start = time.perf_counter()
+        decks, source = self._select_for_evaluation(grid), SOURCE_SURROGATE
+        if not len(decks):  # everything the surrogate proposes was evaluated already
+            decks, source = self._mutants(int(self.algo.batch_size)), SOURCE_MUTATION
+        log["select_s"] = time.perf_counter() - start
+        return decks, source, log
+
+    def _train(self, log: dict) -> None:
         start = time.perf_counter()
         if self.algo.train_online:
             with self._bar(total=int(self.cfg.surrogate.epochs), desc="training", unit="epoch") as bar:
                 log.update(self.surrogate.fit(self.decks, self.targets, self.rng, progress=bar))
         log["train_s"] = time.perf_counter() - start
+
+    def _inner_loop(self, log: dict) -> SurrogateGrid:
+        """MAP-Elites on the surrogate alone, into a fresh surrogate archive (or, without
+        resetting, the last one); it is kept for the checkpoint."""
         grid = self.grid if (self.grid is not None and not self.algo.reset) else self._new_grid()
         inner = self.algo.inner
         start = time.perf_counter()
@@ -268,45 +285,36 @@ class Search:
                            int(inner.iterations), int(inner.batch_size), int(inner.initial), progress=bar)
         log["inner_loop_s"] = time.perf_counter() - start
         log["surrogate_elites"] = len(grid)
-        self.grid = grid  # checkpointed; reused next iteration only without resetting
-        start = time.perf_counter()
-        decks = self._select_for_evaluation(grid)
-        source = SOURCE_SURROGATE
-        if not len(decks):  # everything the surrogate proposes was evaluated already
-            decks = self._mutants(int(self.algo.batch_size))
-            source = SOURCE_MUTATION
-        log["select_s"] = time.perf_counter() - start
-        return decks, source, log
+        self.grid = grid
+        return grid
 
     def _mutants(self, count: int) -> np.ndarray:
-        """`count` mutations of real elites (uniform parents), cut to the remaining budget."""
+        """`count` mutations of real elites (uniform parents)."""
         parents = archive_arrays(self.archive)["solution"]
-        decks = self.space.mutate(self.rng, parents[self.rng.integers(0, len(parents), count)])
-        return decks[: int(self.algo.budget) - self.submitted]
+        return self.space.mutate(self.rng, parents[self.rng.integers(0, len(parents), count)])
 
     def _select_for_evaluation(self, grid: SurrogateGrid) -> np.ndarray:
         """The surrogate elites in cell order, without repeats (and without decks evaluated or
-        in flight before, for the no-reset variant), cut to the remaining budget."""
+        in flight before, for the no-reset variant)."""
         decks = grid.elites()["solution"]
         _, first = np.unique(decks, axis=0, return_index=True)
         decks = decks[np.sort(first)]
         if self.algo.skip_evaluated and self.submitted:
             seen = {d.tobytes() for d in self.decks}
-            seen |= {d.tobytes() for f in self.flights for d in f.decks[f.added:]}
+            seen |= {d.tobytes() for f in self.flights for d in f.decks[f.added(self.evaluations):]}
             decks = decks[[d.tobytes() not in seen for d in decks]] if len(decks) else decks
-        return decks[: int(self.algo.budget) - self.submitted]
+        return decks
 
     def _submit(self, decks: np.ndarray, source: int, log: dict) -> None:
-        """Validates the decks and sends their games to the workers, behind the batches in flight."""
+        """Cuts the decks to the budget's room, validates them and sends their games to the
+        workers, behind the batches in flight."""
         start = time.perf_counter()
-        decks = np.asarray(decks, dtype=np.int16)
+        decks = np.asarray(decks, dtype=np.int16)[: self.room]
         for d in decks:
             self.space.validate(d)
         ids = np.arange(self.submitted, self.submitted + len(decks))
         flight = InFlight(decks, ids, source, self.outer_iteration, log)
-        # the budget's last batch is the run's tail: sized alone, its tasks come out smaller
-        last = self.submitted + len(decks) >= int(self.algo.budget)
-        flight.batch = self.evaluator.submit(decks, ids, queued=0 if last else self.submitted - self.evaluations)
+        flight.batch = self.evaluator.submit(decks, ids, last=self.submitted + len(decks) >= self.budget)
         log["dispatch_s"] = time.perf_counter() - start
         self.flights.append(flight)
 
@@ -315,30 +323,32 @@ class Search:
         added to the archive and the evaluations; each batch makes one log row when complete."""
         while self.evaluations < evaluations:
             flight = self.flights[0]
-            upto = min(len(flight.decks), flight.added + evaluations - self.evaluations)
+            first = flight.added(self.evaluations)
+            count = min(len(flight.decks) - first, evaluations - self.evaluations)
             start = time.perf_counter()
-            results = flight.batch.results(progress=self._eval_bar, upto=upto - flight.offset)
+            results = flight.batch.results(progress=self._eval_bar, count=count)
             flight.wait_s += time.perf_counter() - start
             with stops_deferred():  # a stop leaves the search as it was before or after these decks
-                self._add(flight, upto, results)
+                self._add(flight, slice(first, first + count), results)
+                if first + count == len(flight.decks):
+                    self._retire(flight)
 
-    def _add(self, flight: InFlight, upto: int, results: list) -> None:
-        part = slice(flight.added, upto)
-        if len(results):
-            decks, ids = flight.decks[part], flight.ids[part]
-            targets = np.array([r.targets() for r in results], dtype=np.float64)
-            self.archive.add(decks, targets[:, 0], targets[:, 1:3], eval_id=ids, targets=targets)
-            self.decks = np.concatenate([self.decks, decks])
-            self.targets = np.concatenate([self.targets, targets])
-            self.sources = np.concatenate([self.sources, np.full(len(decks), flight.source, np.int8)])
-            self.iterations = np.concatenate([self.iterations, np.full(len(decks), flight.iteration, np.int32)])
-            flight.log["game_errors"] = flight.log.get("game_errors", 0) + sum(len(r.errors) for r in results)
-        flight.added = upto
-        if upto < len(flight.decks):
-            return
+    def _add(self, flight: InFlight, part: slice, results: list) -> None:
+        """These decks of the batch, with their results, to the real archive and the evaluations."""
+        decks, ids = flight.decks[part], flight.ids[part]
+        targets = np.array([r.targets() for r in results], dtype=np.float64)
+        self.archive.add(decks, targets[:, 0], targets[:, 1:3], eval_id=ids, targets=targets)
+        self.decks = np.concatenate([self.decks, decks])
+        self.targets = np.concatenate([self.targets, targets])
+        self.sources = np.concatenate([self.sources, np.full(len(decks), flight.source, np.int8)])
+        self.iterations = np.concatenate([self.iterations, np.full(len(decks), flight.iteration, np.int32)])
+        flight.log["game_errors"] = flight.log.get("game_errors", 0) + sum(len(r.errors) for r in results)
+
+    def _retire(self, flight: InFlight) -> None:
+        """A batch wholly added: off the list, and its log row."""
         self.flights.pop(0)
         timing = flight.batch.timing
-        self._log({"batch": len(flight.decks), "batch_wall_s": timing.wall_s, "wait_s": flight.wait_s,
+        self._log({"batch": flight.size, "batch_wall_s": timing.wall_s, "wait_s": flight.wait_s,
                    "batch_game_s": timing.game_s, "worker_game_time_share": timing.game_time_share,
                    **flight.log})
 
@@ -347,6 +357,15 @@ class Search:
                                     **qd_metrics(self.archive, self.spec), **extra}))
 
     # --- persistence ---------------------------------------------------------------------
+    def _save(self) -> None:
+        """The checkpoint, then the files a user looks at; both timed as the next row's
+        checkpoint_s."""
+        start = time.perf_counter()
+        self.checkpoint()
+        self.write_reports()
+        if self.history:
+            self.history[-1]["checkpoint_s"] = time.perf_counter() - start  # in the next checkpoint
+
     def checkpoint(self) -> None:
         arrays = {
             "evaluations": {"decks": self.decks, "targets": self.targets,
@@ -360,20 +379,16 @@ class Search:
         state = {"rng": self.rng.bit_generator.state, "outer_iteration": self.outer_iteration,
                  "history": self.history, "algorithm": self.algo.name,
                  "evaluations": self.evaluations}
-        if self.lag is not None:
-            state["lag"] = self.lag
         if self.flights:
-            arrays[PENDING] = {"decks": np.concatenate([f.decks for f in self.flights]),
-                               "eval_id": np.concatenate([f.ids for f in self.flights]),
-                               "flight": np.repeat(np.arange(len(self.flights)), [len(f.decks) for f in self.flights])}
-            state[PENDING] = [{"source": f.source, "iteration": f.iteration, "log": _plain(f.log),
-                               "added": f.added} for f in self.flights]
-        start = time.perf_counter()
+            waiting = [slice(f.added(self.evaluations), None) for f in self.flights]
+            arrays[IN_FLIGHT] = {"decks": np.concatenate([f.decks[w] for f, w in zip(self.flights, waiting)]),
+                                 "eval_id": np.concatenate([f.ids[w] for f, w in zip(self.flights, waiting)]),
+                                 "flight": np.repeat(np.arange(len(self.flights)),
+                                                     [len(f.ids[w]) for f, w in zip(self.flights, waiting)])}
+            state[IN_FLIGHT] = [{"source": f.source, "iteration": f.iteration, "log": _plain(f.log),
+                                 "size": f.size} for f in self.flights]
         ckpt.save(self.run_dir / ckpt.FILENAME, config_yaml=self.config_yaml, identity=self.identity,
                   state=state, arrays=arrays, blobs=blobs)
-        self.write_reports()
-        if self.history:
-            self.history[-1]["checkpoint_s"] = time.perf_counter() - start  # in the next checkpoint
 
     def write_reports(self) -> None:
         run_files.write_metrics(self.run_dir, self.history)
@@ -398,17 +413,19 @@ class Search:
 
 def steady_state_lag(algo) -> int:
     """algorithm.lag: a count of decks, or auto: LAG_SHARE of the budget (the paper's 10,000:
-    400, two decks per slot of a 200-slot cluster). A function of the algorithm's config alone,
-    so a run gives the same archive on any cluster."""
+    400, which is 2 decks per slot of a 200-slot cluster, fewer than the 3 per slot that
+    docs/pipeline.md#overlap works out for this machine's head node: set it where that matters, as
+    make scale does). A function of the algorithm's config alone, so a run gives the same archive
+    on any cluster."""
     if algo.lag != "auto":
         return int(algo.lag)
     return max(1, round(LAG_SHARE * int(algo.budget)))
 
 
 def steady_state_min_batch(algo, lag: int) -> int:
-    """algorithm.min_batch: a count of decks, or auto: half the lag (1.5 decks per slot with the
-    lag at 3 per slot), so each outer iteration queues at least what the workers play while the
-    head node makes the next one (docs/pipeline.md#overlap)."""
+    """algorithm.min_batch: a count of decks, or auto: half the lag, so each outer iteration
+    queues at least what the workers play while the head node makes the next one
+    (docs/pipeline.md#overlap)."""
     if algo.min_batch != "auto":
         return int(algo.min_batch)
     return lag // 2

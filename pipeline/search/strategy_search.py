@@ -26,7 +26,7 @@ import numpy as np
 from workers import DATA
 
 from ..deck_space import DeckSpace
-from ..errors import CheckpointError
+from ..run_errors import CheckpointError
 from ..state import checkpoint as ckpt
 from ..state.config import identity_hash
 from . import run_files
@@ -125,6 +125,10 @@ def write_json(path: Path, document) -> None:
 
 # --- the run ------------------------------------------------------------------------------------
 class StrategySearch:
+    # A stop inside a step finds the scheduler asked and not told: only the checkpoint of the
+    # last whole step (written after every step) can be resumed from.
+    checkpoints_on_stop = False
+
     def __init__(self, cfg, run_dir: Path, space: DeckSpace, evaluator, config_yaml: str):
         self.cfg, self.algo, self.settings = cfg, cfg.algorithm, cfg.strategy_search
         self.run_dir, self.space, self.evaluator = Path(run_dir), space, evaluator
@@ -190,6 +194,7 @@ class StrategySearch:
             while self.evaluations + self.per_iteration <= self.budget:
                 self.step(bar)
                 self.checkpoint()
+                self.write_reports()
         self.write_reports(final=True)
 
     def step(self, bar=None) -> None:
@@ -226,7 +231,6 @@ class StrategySearch:
         ckpt.save(self.run_dir / ckpt.FILENAME, config_yaml=self.config_yaml, identity=self.identity,
                   state=state, arrays=arrays,
                   blobs={"scheduler": pickle.dumps(self.scheduler, protocol=pickle.HIGHEST_PROTOCOL)})
-        self.write_reports()
 
     def write_reports(self, final: bool = False) -> None:
         run_files.write_metrics(self.run_dir, self.history)

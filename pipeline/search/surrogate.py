@@ -19,7 +19,7 @@ from torch import nn
 
 from workers.learning import training
 
-from ..errors import ConfigError
+from ..run_errors import ConfigError
 
 # The protocol's MLP (27,800 weights, batches of 64) is far too small for more CPU threads to
 # pay: one thread trains it fastest (2.1 s against 39 s with two on a loaded 2-core machine)

@@ -29,7 +29,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from ..errors import CheckpointError, RunDirError
+from ..run_errors import CheckpointError, RunDirError
 
 FORMAT = "dsame-hearthstone-checkpoint"
 VERSION = 3

@@ -10,6 +10,7 @@ import hashlib
 import math
 import re
 import socket
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -19,8 +20,8 @@ from omegaconf.errors import OmegaConfBaseException
 
 from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES  # both engines play 30-card decks
 
-from ..cluster.clusters import default_workers
-from ..errors import ConfigError
+from ..cluster.local import default_workers
+from ..run_errors import ConfigError
 
 SCORE_NAMES = ("nn", "aggro", "control")
 
@@ -52,9 +53,10 @@ class AlgorithmCfg:
     reset: bool = True
     skip_evaluated: bool = False
     train_online: bool = True
-    overlap: bool = False  # surrogate kinds: the steady-state loop (the workers' queue never runs dry)
-    lag: Any = "auto"  # with overlap: decks in flight beyond each surrogate's data; auto = 4% of the budget
-    min_batch: Any = "auto"  # with overlap: decks each outer iteration queues at least (mutants fill up); auto = lag / 2
+    steady_state: bool = False  # surrogate kinds: the steady-state loop (the workers' queue never runs dry)
+    overlap: Optional[bool] = None  # steady_state's name until 2026-11: still read, with a notice
+    lag: Any = "auto"  # steady state: decks in flight beyond each surrogate's data; auto = 4% of the budget
+    min_batch: Any = "auto"  # steady state: decks each outer iteration queues at least (mutants fill up); auto = lag / 2
     offline: OfflineCfg = field(default_factory=OfflineCfg)
     inner: InnerCfg = field(default_factory=InnerCfg)
 
@@ -240,6 +242,7 @@ def validate(cfg: DictConfig) -> DictConfig:
     problem is a ConfigError naming the key. Reads no file (see check_inputs)."""
     plain = OmegaConf.to_container(cfg, resolve=False)
     plain.pop("hydra", None)
+    _read_renamed_keys(plain)
     _check_booleans(plain, RootCfg())
     _ranges_as_floats(plain)
     try:
@@ -259,6 +262,16 @@ def validate(cfg: DictConfig) -> DictConfig:
     _check_player(checked)
     _check_combinations(checked)
     return checked
+
+
+def _read_renamed_keys(plain: dict) -> None:
+    """algorithm.overlap, set, is read as algorithm.steady_state (its new name), with a notice."""
+    algo = plain.get("algorithm")
+    if isinstance(algo, dict) and algo.get("overlap") is not None:
+        value = algo.pop("overlap")
+        print(f"notice: algorithm.overlap is now called algorithm.steady_state; read as "
+              f"algorithm.steady_state={str(value).lower()}", file=sys.stderr)
+        algo["steady_state"] = value
 
 
 def _check_booleans(plain: dict, schema, prefix: str = "") -> None:
@@ -428,8 +441,8 @@ def _check_combinations(checked: DictConfig) -> None:
         raise ConfigError(f"algorithm {algo.name} needs algorithm.offline.path=<a run's checkpoint.h5>")
     if algo.kind == "surrogate" and algo.offline.source == "none" and not algo.train_online:
         raise ConfigError("algorithm.train_online=false needs an offline surrogate (algorithm.offline.source)")
-    if algo.overlap and algo.kind != "surrogate":
-        raise ConfigError(f"algorithm.overlap=true needs a surrogate algorithm ({algo.name} is "
+    if algo.steady_state and algo.kind != "surrogate":
+        raise ConfigError(f"algorithm.steady_state=true needs a surrogate algorithm ({algo.name} is "
                           f"{algo.kind}): only those have head-node work to overlap with the games")
     if algo.kind == "surrogate" and algo.inner.iterations == 0:
         raise ConfigError("algorithm.inner.iterations must be positive for a surrogate algorithm")
@@ -441,19 +454,19 @@ def check_inputs(cfg: DictConfig, probe_timeout: float = 5.0) -> None:
     """Read and check what the config names outside itself, before anything is written or
     played: the opponents file (structure, classes, strategies and their weights, cards), the
     offline source file's presence, and that a scheduler address answers. ConfigError else."""
-    from workers.errors import DeckError as EngineDeckError
+    from workers.errors import DeckError
     from workers.protocol.evaluate import load_opponents
     if cfg.strategy.player not in ("beam", "random"):  # its value model: present and matching
         from workers.players.specs import PlayerSpecError, check_player
         try:
             check_player(cfg.strategy.player)
-        except (PlayerSpecError, EngineDeckError) as exc:
+        except (PlayerSpecError, DeckError) as exc:
             raise ConfigError(f"strategy.player: {exc}") from None
     _check_weights_files(cfg)
     if cfg.opponents.path:
         try:
             load_opponents(cfg.opponents.path)
-        except EngineDeckError as exc:
+        except DeckError as exc:
             raise ConfigError(f"opponents.path: {exc}") from None
     algo = cfg.algorithm
     if algo.kind == "surrogate" and algo.offline.source != "none" and not Path(algo.offline.path).is_file():
@@ -465,7 +478,7 @@ def check_inputs(cfg: DictConfig, probe_timeout: float = 5.0) -> None:
 def _check_weights_files(cfg: DictConfig) -> None:
     """The weights files the config names (strategy.evaluated, strategy_search.x0) and the
     strategy search's deck: present, finite, 109 weights, a playable deck."""
-    from workers.errors import DeckError as EngineDeckError
+    from workers.errors import DeckError
     from workers.players.scores import check_strategy
     from workers.protocol.evaluate import load_deck_file, validate_deck
     named = [("strategy.evaluated", cfg.strategy.evaluated)]
@@ -475,12 +488,12 @@ def _check_weights_files(cfg: DictConfig) -> None:
         if value.endswith(".json"):
             try:
                 check_strategy(value, key)
-            except EngineDeckError as exc:
+            except DeckError as exc:
                 raise ConfigError(f"{key}: {exc}") from None
     if cfg.strategy_search is not None and cfg.strategy_search.deck:
         try:
             validate_deck(load_deck_file(cfg.strategy_search.deck), label=f"strategy_search.deck {cfg.strategy_search.deck}")
-        except EngineDeckError as exc:
+        except DeckError as exc:
             raise ConfigError(f"strategy_search.deck: {exc}") from None
 
 
@@ -502,14 +515,25 @@ def identity(cfg: DictConfig) -> dict:
                            if k != "path" and not (k == "table" and v is None)}  # (nor a table unused)
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
-    if isinstance(plain.get("algorithm"), dict) and plain["algorithm"].get("overlap") is False:
-        for key in ("overlap", "overlap_wait", "lag", "min_batch"):  # synchronous runs keep the identity they had before
-            plain["algorithm"].pop(key, None)
+    algo = plain.get("algorithm")
+    if isinstance(algo, dict):
+        if algo.get("overlap") is not None:  # a config written before algorithm.steady_state's rename
+            algo["steady_state"] = algo["overlap"]
+        algo.pop("overlap", None)
+        if algo.get("steady_state") is False:  # synchronous runs keep the identity they had before
+            # the steady-state loop; overlap_wait: a key of runs made during its first version
+            for key in ("steady_state", "overlap_wait", "lag", "min_batch"):
+                algo.pop(key, None)
     return {k: v for k, v in plain.items() if k not in NOT_IDENTITY}
 
 
 def identity_hash(cfg: DictConfig) -> str:
-    text = OmegaConf.to_yaml(OmegaConf.create(identity(cfg)), sort_keys=True)
+    """A digest of the identity, with algorithm.steady_state under its first name (overlap), so
+    that run folders and checkpoints made before the rename keep their identity."""
+    ident = identity(cfg)
+    if "steady_state" in ident.get("algorithm", {}):
+        ident["algorithm"]["overlap"] = ident["algorithm"].pop("steady_state")
+    text = OmegaConf.to_yaml(OmegaConf.create(ident), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 

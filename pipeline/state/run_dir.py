@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from omegaconf import OmegaConf
 
-from ..errors import RunDirError
+from ..run_errors import RunDirError
 from . import checkpoint as ckpt
 from .config import differences, identity, identity_hash
 

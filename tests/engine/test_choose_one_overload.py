@@ -4,7 +4,7 @@ import pytest
 
 from workers.engine.actions import ATTACK, END_TURN, PLAY, PLAY_OPTION_1, PLAY_OPTION_2, Action
 from workers.errors import IllegalActionError
-from workers.players.tally import Tally
+from workers.players.game_counters import GameCounters
 from .scenario import end_turn, find_card, make_game, minion, play, play_option
 
 CROC, RAPTOR, YETI = "CS2_120", "CS2_172", "CS2_182"  # 2/3, 3/2, 4/5
@@ -141,11 +141,11 @@ def test_overload_tells_states_apart():
     assert g.state_hash() != same.state_hash()
 
 
-def test_the_tally_counts_a_choose_one_play_as_a_card_play():
+def test_the_game_counters_count_a_choose_one_play_as_a_card_play():
     g = make_game(hand=[WRATH], enemy_board=[YETI])
-    tally = Tally(0)
+    counters = GameCounters(0)
     action = Action(PLAY_OPTION_2, find_card(g, WRATH), minion(g, 1, YETI).uid, -1)
-    tally.before_action(g, action)
+    counters.before_action(g, action)
     g.apply(action)
-    tally.after_action(g, action, None)
-    assert tally.card_plays == {WRATH: 1}
+    counters.after_action(g, action, None)
+    assert counters.card_plays == {WRATH: 1}

@@ -20,9 +20,9 @@ def test_ci_plays_with_the_compiled_engine():
     if os.environ.get("CI") != "true" and not native.compiled():
         pytest.skip("the engine is not compiled here (make native); CI requires it")
     assert native.compiled()
-    from workers.players import play, tally
+    from workers.players import game_counters, play
     from workers.engine import entities, game, rng, state
-    for module in (rng, entities, state, game, play, tally):
+    for module in (rng, entities, state, game, play, game_counters):
         assert module.__file__.startswith(str(native.NATIVE_DIR)) and module.__file__.endswith(".so")
 
 
@@ -54,7 +54,7 @@ def test_a_build_is_used_only_when_it_matches_the_sources(tmp_path, monkeypatch)
 
 
 def test_copies_take_every_field():
-    from tools.bench.engine import mid_game_state
+    from tools.bench.engine_costs import mid_game_state
     g = mid_game_state()
     g.equip(0, "CS2_082")  # Wicked Knife: a weapon to copy too
     copy = g.copy()

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from pipeline.cluster.evaluation import check_failures
-from pipeline.errors import EvaluationError
+from pipeline.run_errors import EvaluationError
 from workers.protocol import evaluate
 from workers.protocol.results import summarize
-from workers.protocol.tally import Tally
+from workers.protocol.chunk_sums import ChunkSums
 
 SEED = 17
 
@@ -44,7 +44,7 @@ def test_a_failed_try_is_played_again_with_the_next_seed(flaky_engine):
     assert records[0] == clean
 
     names = [o.name for o in evaluate.default_opponents()]
-    tallies = [Tally.of(records, len(names))]
+    tallies = [ChunkSums.of(records, len(names))]
     check_failures(0, tallies, 0.5, names)  # one of three games lost: within 50%
     with pytest.raises(EvaluationError, match=r"1 of 3 games of evaluation 4 failed .* game 2 .*planted"):
         check_failures(4, tallies, 0.05, names)

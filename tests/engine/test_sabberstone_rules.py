@@ -5,7 +5,7 @@ from workers.engine.game import new_game
 from workers.protocol.evaluate import card_library, load_opponents, miracle_rogue, play_one_game
 from workers.players.play import BeamSearchPlayer
 from workers.players.scores import NeuralNetScore, aggro_score, state_features
-from workers.players.tally import Tally
+from workers.players.game_counters import GameCounters
 from .scenario import FILLER, attack, end_turn, make_game, minion, play
 
 CULT_MASTER, LOOT_HOARDER, ALARM_O_BOT = "EX1_595", "EX1_096", "EX1_006"
@@ -143,29 +143,29 @@ def test_the_neural_net_score_is_an_integer_as_in_sabberstone():
     assert value == int(value)
 
 
-def test_the_tally_counts_as_the_reference_evaluator():
+def test_the_game_counters_count_as_the_reference_evaluator():
     # Lethal on board: the game ends during the player's turn, whose hand still counts.
     g = make_game(board=["CS2_118", "CS2_118"], hand=[FILLER, FILLER], mana=3)
     g.players[1].hero.health = 10
     player = BeamSearchPlayer(aggro_score, seed=1)
-    player.tally = tally = Tally(0)
+    player.counters = counters = GameCounters(0)
     player.take_turn(g)
     assert g.done and g.winner == 0
-    assert tally.hand_size_sum == tally.hand_size_start_sum == len(g.players[0].hand)
-    assert tally.minion_damage == 10  # the attackers' attack, 5 each
-    assert tally.cards_drawn == 1  # a turn counts at least one card drawn
-    assert tally.mana_available == 3 and tally.mana_spent == g.players[0].used_mana
+    assert counters.hand_size_sum == counters.hand_size_start_sum == len(g.players[0].hand)
+    assert counters.minion_damage == 10  # the attackers' attack, 5 each
+    assert counters.cards_drawn == 1  # a turn counts at least one card drawn
+    assert counters.mana_available == 3 and counters.mana_spent == g.players[0].used_mana
 
 
 def test_a_protocol_game_reports_the_evaluated_players_statistics():
     opponent = load_opponents()[1]
-    g, tally = play_one_game(miracle_rogue(), opponent, 7)
+    g, counters = play_one_game(miracle_rogue(), opponent, 7)
     own = g.players[0]
     assert g.done
-    assert sum(tally.card_plays.values()) > 0
-    assert own.turns <= tally.cards_drawn  # at least one per turn
-    assert tally.mana_spent <= tally.mana_available + 10 * own.turns
-    assert 0 < tally.hand_size_sum <= 10 * own.turns
+    assert sum(counters.card_plays.values()) > 0
+    assert own.turns <= counters.cards_drawn  # at least one per turn
+    assert counters.mana_spent <= counters.mana_available + 10 * own.turns
+    assert 0 < counters.hand_size_sum <= 10 * own.turns
 
 
 def test_lethal_damage_sticks_even_if_healed_before_deaths_are_processed():
@@ -230,10 +230,10 @@ def test_the_damage_statistic_reads_a_dead_attacker_without_its_auras():
     g = make_game(board=["EX1_162", FILLER, FILLER], enemy_board=["CS2_186"])  # Dire Wolf Alpha
     croc = g.players[0].board[1]
     assert croc.atk == 3  # 2 + the Alpha's 1
-    tally = Tally(0)
+    counters = GameCounters(0)
     action = next(a for a in g.legal_actions() if a.kind == ATTACK and a.index == croc.uid
                   and a.target == g.players[1].board[0].uid)
-    attacker = tally.before_action(g, action)
+    attacker = counters.before_action(g, action)
     g.apply(action)
-    tally.after_action(g, action, attacker)
-    assert croc not in g.players[0].board and tally.minion_damage == 2  # War Golem killed it
+    counters.after_action(g, action, attacker)
+    assert croc not in g.players[0].board and counters.minion_damage == 2  # War Golem killed it

@@ -12,10 +12,10 @@ import pytest
 from distributed import Client, LocalCluster
 
 from tools import fuzz_inputs as fuzz
-from pipeline.errors import EvaluationError
+from pipeline.run_errors import EvaluationError
 from pipeline.cluster.evaluation import EvaluationClient, check_failures
 from workers.protocol.results import GameRecord
-from workers.protocol.tally import Tally
+from workers.protocol.chunk_sums import ChunkSums
 
 from .helpers import ROOT, command, run_pipeline, tmpfs
 
@@ -49,11 +49,11 @@ def test_the_classification():
     assert fuzz.classify(-11, "", written=False) == "traceback"  # a crash
 
 
-def _records(failed: int, total: int = 20) -> list[Tally]:
+def _records(failed: int, total: int = 20) -> list[ChunkSums]:
     """An evaluation's games as two tasks return them, the first `failed` lost on every try."""
     records = [GameRecord(g, g % 6, 100 + g, True, 30, 0, 8, 30, 10, 8, 20, 25,
                           error="ValueError: boom" if g < failed else None) for g in range(total)]
-    return [Tally.of(records[:total // 2], 6), Tally.of(records[total // 2:], 6)]
+    return [ChunkSums.of(records[:total // 2], 6), ChunkSums.of(records[total // 2:], 6)]
 
 
 def test_the_failed_share_is_checked_per_evaluation():

@@ -6,7 +6,7 @@ from hydra import compose, initialize_config_dir
 from pipeline.state import checkpoint as ckpt
 from pipeline.state.config import identity_hash, validate
 from pipeline.driver import CONF_DIR
-from pipeline.errors import CheckpointError, ConfigError
+from pipeline.run_errors import CheckpointError, ConfigError
 
 
 def _save(path, **kw):
@@ -89,7 +89,7 @@ def test_identity_ignores_how_the_run_is_spread():
 
 def test_the_slurm_cluster_config_makes_a_job_script(tmp_path):
     from dask_jobqueue import SLURMCluster
-    from pipeline.cluster.clusters import slurm_cluster_kwargs
+    from pipeline.cluster.slurm import slurm_cluster_kwargs
     cfg = validate(_cfg("cluster=slurm", f"cluster.slurm.log_directory={tmp_path / 'logs'}"))  # not results/
     with SLURMCluster(**slurm_cluster_kwargs(cfg.cluster)) as cluster:
         script = cluster.job_script()
@@ -125,3 +125,21 @@ def test_hide_deck_order_is_off_by_default_and_refused_with_sabberstone():
     assert validate(_cfg("strategy.hide_deck_order=true")).strategy.hide_deck_order is True
     with pytest.raises(ConfigError, match="strategy.hide_deck_order=true needs engine=builtin"):
         validate(_cfg("engine=sabberstone", "strategy.hide_deck_order=true"))
+
+
+def test_the_old_name_of_steady_state_is_read_with_a_notice_and_keeps_the_identity(capsys):
+    """algorithm.overlap was renamed algorithm.steady_state: the old key still works, says so, and
+    a run keeps its folder and checkpoint identity whichever name its config uses."""
+    from omegaconf import OmegaConf
+
+    from pipeline.state.config import identity
+    from .helpers import compose
+    new = validate(compose("algorithm.steady_state=true"))
+    old = validate(compose("algorithm.overlap=true"))
+    assert "algorithm.overlap is now called algorithm.steady_state" in capsys.readouterr().err
+    assert old.algorithm.steady_state is True and identity_hash(old) == identity_hash(new)
+    assert identity_hash(validate(compose("algorithm.overlap=false"))) != identity_hash(new)
+    # a config.yaml written before the rename (no steady_state key) has the same identity
+    written = OmegaConf.to_container(new, resolve=True)
+    written["algorithm"]["overlap"] = written["algorithm"].pop("steady_state")
+    assert identity(OmegaConf.create(written)) == identity(new)

@@ -7,7 +7,7 @@ from hearthstone import deckstrings
 
 from workers.engine.class_pools import HERO_CLASSES, class_pool
 from pipeline.deck_space import BUILTIN_POOL, DeckSpace
-from pipeline.errors import ConfigError, DeckError
+from pipeline.run_errors import ConfigError, DeckSpaceError
 from workers.engine.carddb import load_cards
 
 
@@ -45,7 +45,7 @@ def test_a_mage_space_draws_mage_decks_with_jaina_in_the_deck_code():
 def test_a_pool_file_with_another_class_card_is_refused(tmp_path):
     path = tmp_path / "pool.json"
     path.write_text(BUILTIN_POOL.read_text())
-    with pytest.raises(DeckError, match=r"Backstab \(CS2_072\) is a ROGUE card, not playable by MAGE"):
+    with pytest.raises(DeckSpaceError, match=r"Backstab \(CS2_072\) is a ROGUE card, not playable by MAGE"):
         DeckSpace.from_pool_file(path, hero_class="MAGE")
 
 

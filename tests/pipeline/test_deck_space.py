@@ -5,7 +5,7 @@ import pytest
 from hearthstone import deckstrings
 from hearthstone.enums import FormatType
 
-from pipeline.errors import DeckError
+from pipeline.run_errors import DeckSpaceError
 from pipeline.search.inner_kernel import mutate_one
 
 MIRACLE = "/work/shared/reference/miracle_rogue.json"
@@ -45,7 +45,7 @@ def _has_miracle():
 ])
 def test_illegal_decks_name_the_problem(space, change, message):
     ids = space.decode(space.random_decks(np.random.default_rng(0), 1)[0])
-    with pytest.raises(DeckError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(DeckSpaceError, match=message.replace("(", r"\(").replace(")", r"\)")):
         space.encode(change(ids))
 
 
@@ -106,10 +106,10 @@ def _code(space, deck, hero, extra=0):
 
 def test_a_deck_code_of_another_class_is_refused(space):
     deck = space.random_decks(np.random.default_rng(5), 1)[0]
-    with pytest.raises(DeckError, match=r"names a HUNTER hero \(hero dbf ids \[31\]\), but this deck space is "
+    with pytest.raises(DeckSpaceError, match=r"names a HUNTER hero \(hero dbf ids \[31\]\), but this deck space is "
                                         "ROGUE's: use a ROGUE deck code or set deck_space.hero_class=HUNTER"):
         space.from_deck_code(_code(space, deck, 31))  # Rexxar
-    with pytest.raises(DeckError, match="names no known hero"):
+    with pytest.raises(DeckSpaceError, match="names no known hero"):
         space.from_deck_code(_code(space, deck, 1))
     assert np.array_equal(space.from_deck_code(_code(space, deck, 40195)), deck)  # Maiev, a Rogue skin
 
@@ -119,11 +119,11 @@ def test_card_counts_never_wrap_around(space, tmp_path):
     deck = space.random_decks(np.random.default_rng(6), 1)[0]
     first = int(np.flatnonzero(deck)[0])
     wrapped = 2 ** 16 + int(deck[first])
-    with pytest.raises(DeckError, match=f"{wrapped} copies of {space.names[first]}"):
+    with pytest.raises(DeckSpaceError, match=f"{wrapped} copies of {space.names[first]}"):
         space.from_deck_code(_code(space, deck, 930, extra=2 ** 16))
     ids = space.decode(deck)
     (tmp_path / "long.txt").write_text("\n".join(ids + [space.ids[first]] * 2 ** 16))
-    with pytest.raises(DeckError, match=f"long.txt: {wrapped} copies of {space.names[first]}"):
+    with pytest.raises(DeckSpaceError, match=f"long.txt: {wrapped} copies of {space.names[first]}"):
         space.load_deck_file(tmp_path / "long.txt")
 
 
@@ -136,7 +136,7 @@ def test_deck_files_in_three_forms(space, tmp_path):
     for name in ("a.json", "b.txt", "c.txt"):
         assert np.array_equal(space.load_deck_file(tmp_path / name), deck)
     (tmp_path / "bad.txt").write_text("\n".join(ids[:20]))
-    with pytest.raises(DeckError, match="bad.txt: a deck must have 30 cards"):
+    with pytest.raises(DeckSpaceError, match="bad.txt: a deck must have 30 cards"):
         space.load_deck_file(tmp_path / "bad.txt")
 
 

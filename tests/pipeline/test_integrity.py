@@ -22,7 +22,7 @@ import torch
 from pipeline.state import checkpoint as ckpt
 from pipeline.state import run_dir as rd
 from pipeline.state.config import validate
-from pipeline.errors import CheckpointError, RunDirError
+from pipeline.run_errors import CheckpointError, RunDirError
 
 from .helpers import ROOT, assert_same_run, command, compose, final_state, run_pipeline, saved_evaluations, tmpfs, wait_for
 

@@ -44,8 +44,8 @@ def test_make_run_makes_at_least_five_outer_iterations():
     """A batch is the surrogate archive's elites, one per cell at most: whatever the surrogate
     predicts, the budget left after the initial decks and the lag's mutants holds 5 batches."""
     a, cells = (run := _cfg(*run_target_overrides())).algorithm, math.prod(run.archive.dims)
-    lag = int(a.lag) if a.overlap else 0
-    assert a.lag != "auto" or not a.overlap, "a fixed lag keeps make run the same on every machine"
+    lag = int(a.lag) if a.steady_state else 0
+    assert a.lag != "auto" or not a.steady_state, "a fixed lag keeps make run the same on every machine"
     assert math.ceil((a.budget - a.initial - lag) / cells) >= 5
 
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from pipeline.errors import ConfigError
+from pipeline.run_errors import ConfigError
 
 from .helpers import ROOT, run_pipeline
 

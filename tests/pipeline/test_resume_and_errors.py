@@ -15,7 +15,7 @@ LONGER = {  # a few outer iterations (or checkpoints) so there is something to i
     "dsa_me": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100", "algorithm.lag=12",
                "algorithm.min_batch=30"],
     "dsa_me_sync": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
-                    "algorithm.overlap=false"],
+                    "algorithm.steady_state=false"],
     "map_elites": ["algorithm=map_elites", "algorithm.budget=100"],
 }
 

@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from workers.protocol import timed_standin
-from workers.protocol.tally import Tally
+from workers.protocol.chunk_sums import ChunkSums
 
 from .helpers import ROOT
 
@@ -62,7 +62,7 @@ def test_the_stand_ins_tally_is_the_tally_of_its_records(tmp_path):
     path = str(_table(tmp_path))
     games = [0, 1, 5, 6, 13, 23]
     records = timed_standin.play_games(["B", "C", "C"], games, 5, table_path=path)
-    tally = timed_standin.play_tally(["B", "C", "C"], games, 5, table_path=path)
-    expected = Tally.of(records, 6)
+    tally = timed_standin.play_sums(["B", "C", "C"], games, 5, table_path=path)
+    expected = ChunkSums.of(records, 6)
     assert np.array_equal(tally.sums, expected.sums) and tally.sums.any()
-    assert (tally.games, tally.errors, tally.lost) == (expected.games, [], [])
+    assert (tally.tried, tally.errors, tally.lost) == (expected.tried, [], [])

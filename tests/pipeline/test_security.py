@@ -14,8 +14,10 @@ import urllib.request
 import psutil
 import pytest
 
-from pipeline.cluster.clusters import dashboard_bind, open_cluster, slurm_cluster_kwargs
-from pipeline.errors import ConfigError
+from pipeline.cluster.clusters import open_cluster
+from pipeline.cluster.security import dashboard_bind
+from pipeline.cluster.slurm import slurm_cluster_kwargs
+from pipeline.run_errors import ConfigError
 from pipeline.state.config import validate
 from workers.engine import carddb
 
@@ -123,33 +125,33 @@ class _NoRoute:
 def test_the_scheduler_of_slurm_workers_is_never_advertised_on_loopback(tmp_path, monkeypatch):
     """Worker jobs run on other nodes: a loopback address would take them to their own node.
     (tests/slurm/test_nodes.py runs this on a head node in a network namespace of its own.)"""
-    from pipeline.cluster import clusters
+    from pipeline.cluster import slurm
     monkeypatch.chdir(tmp_path)
     kwargs = slurm_cluster_kwargs(compose("cluster=slurm").cluster)
     host = kwargs["scheduler_options"]["host"]  # chosen by the pipeline, as Dask would
-    assert not host.startswith("127.") and host == clusters.scheduler_host()
+    assert not host.startswith("127.") and host == slurm.scheduler_host()
     assert kwargs["worker_extra_args"][-2:] == ["--preload", "pipeline.cluster.job_worker"]
     # cluster.slurm.interface names the interface for the scheduler and the workers: no host then
     kwargs = slurm_cluster_kwargs(compose("cluster=slurm", "cluster.slurm.interface=eth7").cluster)
     assert "host" not in kwargs["scheduler_options"] and kwargs["interface"] == "eth7"
 
     # No route off the host, and its name resolves to Debian's 127.0.1.1: its one other interface.
-    monkeypatch.setattr(clusters.socket, "socket", _NoRoute)
-    monkeypatch.setattr(clusters.socket, "getaddrinfo", lambda *a: [(2, 2, 17, "", ("127.0.1.1", 0))])
-    monkeypatch.setattr(clusters, "_ipv4_interfaces", lambda: [("eth0", "10.1.2.3")])
-    assert clusters.scheduler_host() == "10.1.2.3"
+    monkeypatch.setattr(slurm.socket, "socket", _NoRoute)
+    monkeypatch.setattr(slurm.socket, "getaddrinfo", lambda *a: [(2, 2, 17, "", ("127.0.1.1", 0))])
+    monkeypatch.setattr(slurm, "_ipv4_interfaces", lambda: [("eth0", "10.1.2.3")])
+    assert slurm.scheduler_host() == "10.1.2.3"
     # ... an unresolvable name (socket.gaierror) likewise
     def unresolvable(*args):
-        raise clusters.socket.gaierror(-2, "Name or service not known")
-    monkeypatch.setattr(clusters.socket, "getaddrinfo", unresolvable)
-    assert clusters.scheduler_host() == "10.1.2.3"
+        raise slurm.socket.gaierror(-2, "Name or service not known")
+    monkeypatch.setattr(slurm.socket, "getaddrinfo", unresolvable)
+    assert slurm.scheduler_host() == "10.1.2.3"
     # with several, the user says which: one error naming them
-    monkeypatch.setattr(clusters, "_ipv4_interfaces", lambda: [("eth0", "10.1.2.3"), ("ib0", "10.9.0.1")])
+    monkeypatch.setattr(slurm, "_ipv4_interfaces", lambda: [("eth0", "10.1.2.3"), ("ib0", "10.9.0.1")])
     with pytest.raises(ConfigError, match=r"set cluster.slurm.interface .*eth0 10.1.2.3, ib0 10.9.0.1\)"):
-        clusters.scheduler_host()
+        slurm.scheduler_host()
     # a name that resolves to an address of the network is taken as it is
-    monkeypatch.setattr(clusters.socket, "getaddrinfo", lambda *a: [(2, 2, 17, "", ("10.9.0.1", 0))])
-    assert clusters.scheduler_host() == "10.9.0.1"
+    monkeypatch.setattr(slurm.socket, "getaddrinfo", lambda *a: [(2, 2, 17, "", ("10.9.0.1", 0))])
+    assert slurm.scheduler_host() == "10.9.0.1"
 
 
 @pytest.mark.parametrize("overrides", [["cluster.dashboard_address=:8787"],

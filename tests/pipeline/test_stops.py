@@ -10,7 +10,8 @@ import time
 import psutil
 import pytest
 
-from pipeline.cluster.clusters import ClusterStartError, open_cluster
+from pipeline.cluster.clusters import open_cluster
+from pipeline.run_errors import ClusterStartError
 
 from .helpers import (ROOT, assert_same_run, command, compose, final_state, run_pipeline,
                       saved_evaluations, wait_for)
@@ -92,7 +93,7 @@ def test_a_stop_while_the_cluster_starts_exits_cleanly(tmp_path):
 def test_a_stop_raised_where_python_drops_exceptions_is_delivered_again(capfd):
     """A signal handled inside a __del__ (or a garbage-collector callback) raises Stopped where
     Python only prints "Exception ignored"; the stop must still happen."""
-    from pipeline.cluster.clusters import Stopped, stop_on_signals
+    from pipeline.cluster.stops import Stopped, stop_on_signals
 
     class SignalledWhileCollected:
         def __del__(self):

@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.state import checkpoint as ckpt
 from pipeline.state.config import validate
-from pipeline.errors import CheckpointError, ConfigError
+from pipeline.run_errors import CheckpointError, ConfigError
 
 from .helpers import ROOT, kill_group, wait_for
 

@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from pipeline.search.archives import GridSpec, SurrogateGrid
-from pipeline.errors import ConfigError
+from pipeline.run_errors import ConfigError
 from pipeline.search.inner_kernel import predict_batch
 from pipeline.search.inner_loop import run_inner_loop
 from pipeline.search.surrogate import Surrogate

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from workers.learning import training
-from pipeline.errors import ConfigError
+from pipeline.run_errors import ConfigError
 from pipeline.search.surrogate import Surrogate, build_model, summed_squares
 
 CPU = torch.device("cpu")

@@ -1,4 +1,4 @@
-"""Shared pieces of the player tests: a small value model trained with workers.learning.values' own API
+"""Shared pieces of the player tests: a small value model trained with workers.learning.value_training's own API
 on states recorded from a few random games (seconds on 2 cores)."""
 import pytest
 
@@ -13,8 +13,8 @@ def tiny_model(tmp_path_factory):
     import numpy as np
     import torch
     from workers.protocol.evaluate import play_games
-    from workers.learning.states import StateRecorder
-    from workers.learning.values import split_games, target_values, train
+    from workers.learning.state_log import StateRecorder
+    from workers.learning.value_training import split_games, target_values, train
     from workers.players.value_model import save_model
     rec = StateRecorder(encoders=("protocol15",))
     play_games(miracle_rogue(), range(24), seed=7, player="random", recorder=rec)

@@ -9,7 +9,7 @@ from workers.engine.rng import derive
 from workers.players import osl as osl_module
 from workers.players import trade as trade_module
 from workers.players.osl import OSLPlayer, osl_score
-from workers.players.play import RandomPlayer, play_game
+from workers.players.play import RandomPlayer, play_game, play_turn
 from workers.players.specs import PlayerSpecError, build_player, parse_player
 from workers.players.trade import TradePlayer, minion_value, trade_value
 
@@ -18,15 +18,14 @@ from .conftest import game
 SPECS = ["osl", "osl:never", "trade"]
 
 
-def _checked_act(g, move, tally, check=False):
-    assert tuple(move) in g.legal_moves(), f"illegal move {move}"
-    g.apply(move, True)
+def _checked_turn(g, choose, counters=None, observer=None, check=False):
+    play_turn(g, choose, counters, observer, check=True)  # an illegal move raises
 
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_full_games_with_legal_moves_only(spec, monkeypatch):
-    monkeypatch.setattr(osl_module, "_act", _checked_act)
-    monkeypatch.setattr(trade_module, "_act", _checked_act)
+    monkeypatch.setattr(osl_module, "play_turn", _checked_turn)
+    monkeypatch.setattr(trade_module, "play_turn", _checked_turn)
     for i in range(6):  # every opponent deck, both seats
         g = game(i, seed=3)
         players = [build_player(spec, derive(1, i)), RandomPlayer(derive(2, i))]

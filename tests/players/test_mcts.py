@@ -5,7 +5,7 @@ from workers.engine.rng import derive
 from workers.players.mcts import MCTSPlayer
 from workers.players.specs import PlayerSpecError, build_player, parse_player
 from workers.players.play import RandomPlayer, play_game
-from workers.players.tally import Tally
+from workers.players.game_counters import GameCounters
 
 from .conftest import game
 
@@ -17,15 +17,15 @@ def _actions(g, player):
     return log
 
 
-def test_plays_legal_full_games_and_reports_to_a_tally():
+def test_plays_legal_full_games_and_reports_to_its_counters():
     # Every real action goes through GameState.apply(check=True): an illegal one would raise.
     for i in range(2):
         g = game(i)
         m = MCTSPlayer(seed=3, iterations=8)
-        m.tally = Tally(0)
+        m.counters = GameCounters(0)
         play_game(g, [m, RandomPlayer(4)])
         assert g.done and m.searches > 0 and m.iterations_run == 8 * m.searches
-        assert m.tally.hand_size_start_sum > 0 and m.tally.mana_available > 0
+        assert m.counters.hand_size_start_sum > 0 and m.counters.mana_available > 0
 
 
 def test_value_and_cutoff_leaves_play_full_games(tiny_model):

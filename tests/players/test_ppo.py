@@ -59,7 +59,7 @@ def test_the_saved_policy_plays_only_legal_moves(trained, deterministic):
 
 def test_the_numpy_forward_pass_is_sb3s_masked_distribution(trained):
     from workers.players.action_space import ACTION_SIZE, legal_action_map
-    from workers.players.ppo import load_policy
+    from workers.players.ppo_player import load_policy
     policy = load_policy(trained / "policy.zip")
     assert policy.layers is not None  # the MLP was copied, so the fast path is what is compared
     g, compared = game(3, seed=4), 0

@@ -10,7 +10,7 @@ import pytest
 from workers.learning.ppo import main
 from workers.learning.selfplay import SEED004, SelfPlayEnv, summarize
 from workers.players.play import RandomPlayer
-from workers.players.ppo import PPOPlayer
+from workers.players.ppo_player import PPOPlayer
 
 pytest.importorskip("sb3_contrib")
 

@@ -7,7 +7,7 @@ from workers.engine.rng import derive
 from workers.protocol.evaluate import make_player, miracle_rogue, play_games
 from workers.players.specs import PlayerSpecError, build_player, check_player, load_value_model
 from workers.players.play import BeamSearchPlayer, RandomPlayer, play_game
-from workers.players.tally import Tally
+from workers.players.game_counters import GameCounters
 from workers.players.value_beam import ValueBeamPlayer, ValueScore
 
 from .conftest import game
@@ -18,7 +18,7 @@ def test_plays_legal_full_games_against_random_and_beam(tiny_model):
         g = game(i)
         vb = build_player(f"value_beam:{tiny_model}", 3, depth=5, width=2)
         assert isinstance(vb, ValueBeamPlayer) and isinstance(vb, BeamSearchPlayer)
-        vb.tally = Tally(0)
+        vb.counters = GameCounters(0)
         play_game(g, [vb, build_player(other, 4)])
         assert g.done and vb.score.scored > 0 and vb.states_expanded > 0
 
@@ -91,7 +91,7 @@ def test_mismatched_models_are_refused(tiny_model, tmp_path):
 def test_config_refuses_bad_players_in_one_line(tiny_model, tmp_path):
     from hydra import compose, initialize_config_dir
     from pipeline.state.config import check_inputs, validate
-    from pipeline.errors import ConfigError
+    from pipeline.run_errors import ConfigError
     import os
     conf = os.path.join(os.path.dirname(__file__), "..", "..", "conf")
 

@@ -73,7 +73,7 @@ def standin(table: Path) -> list[str]:
     """A run of BUDGET decks on the stand-in, the synchronous loop (whose batches do not depend on
     the number of workers)."""
     return ["engine=scale_standin", f"engine.table={table}", f"algorithm.budget={BUDGET}",
-            "algorithm.overlap=false"]
+            "algorithm.steady_state=false"]
 
 
 @pytest.fixture(scope="session")
@@ -383,7 +383,7 @@ class FakeCluster:
 def test_the_job_watch_replaces_ended_and_silent_jobs_and_says_so(processes):
     """Jobs of several worker processes too (their workers are named <job>-<i>: dask-jobqueue's
     own replacement missed those, so such a cluster shrank silently)."""
-    from pipeline.cluster.clusters import JobWatch
+    from pipeline.cluster.job_watch import JobWatch
     said, queue = [], {}
     cluster = FakeCluster(2, processes, queue)
     first, second = list(cluster.workers)
@@ -392,45 +392,37 @@ def test_the_job_watch_replaces_ended_and_silent_jobs_and_says_so(processes):
         queue[cluster.workers[name].job_id] = ("RUNNING", f"node-{name[-1]}")
     clock = [0.0]
     watch = JobWatch(cluster, 2, lost_after=10, every=1, squeue=lambda ids: {i: queue[i] for i in ids if i in queue},
-                     emit=said.append)
-    import pipeline.cluster.clusters as clusters
-    real_monotonic, real_ended = clusters.time.monotonic, clusters._ended_state
-    clusters.time.monotonic, clusters._ended_state = (lambda: clock[0]), (lambda job_id: "TIMEOUT, TimeLimit")
-    try:
-        watch.start()
-        watch._stop.set()  # checked by hand below, no thread
-        watch._stop.clear()
-        watch.check()
-        assert not said  # all well: nothing to say
-        # the first job ends (its walltime): said, cancelled, replaced by a new job
-        old = cluster.workers[first]
-        del queue[old.job_id]
-        cluster.disconnect(first)
-        watch.check()
-        assert said[0].startswith(f"lost worker {first}") and len(said) == processes + 1
-        assert f"lost worker job {old.job_id} on node-{first[-1]}: ended (TIMEOUT, TimeLimit)" in said[-1]
-        assert old.closed and first not in cluster.workers and len(cluster.workers) == 2
-        third = (set(cluster.workers) - {second}).pop()
-        cluster.connect(third)
-        queue[cluster.workers[third].job_id] = ("RUNNING", "node-3")
-        watch.check()
-        assert said[-1] == f"worker job {cluster.workers[third].job_id} submitted in place of lost job {old.job_id} " \
-            "(1 lost, 1 replaced so far)"
-        # the second job's node goes silent: SLURM still says RUNNING; lost after 10 s, not before
-        n = len(said)
-        cluster.disconnect(second)
-        clock[0] = 5.0
-        watch.check()
-        assert len(said) == n + processes and all(line.startswith(f"lost worker {second}") for line in said[n:])
-        clock[0] = 9.0
-        watch.check()
-        assert len(said) == n + processes  # 9 s without a worker: not yet
-        clock[0] = 12.0
-        watch.check()
-        assert "none of its workers has reached the scheduler for 12 s" in said[-1] and len(cluster.workers) == 2
-        watch.check()
-        assert said[-1].endswith("(2 lost, 2 replaced so far)")
-    finally:
-        clusters.time.monotonic, clusters._ended_state = real_monotonic, real_ended
+                     ended_state=lambda job_id: "TIMEOUT, TimeLimit", clock=lambda: clock[0], emit=said.append)
+    watch.check()  # what start() does first; checked by hand below, no thread
+    watch.check()
+    assert not said  # all well: nothing to say
+    # the first job ends (its walltime): said, cancelled, replaced by a new job
+    old = cluster.workers[first]
+    del queue[old.job_id]
+    cluster.disconnect(first)
+    watch.check()
+    assert said[0].startswith(f"lost worker {first}") and len(said) == processes + 1
+    assert f"lost worker job {old.job_id} on node-{first[-1]}: ended (TIMEOUT, TimeLimit)" in said[-1]
+    assert old.closed and first not in cluster.workers and len(cluster.workers) == 2
+    third = (set(cluster.workers) - {second}).pop()
+    cluster.connect(third)
+    queue[cluster.workers[third].job_id] = ("RUNNING", "node-3")
+    watch.check()
+    assert said[-1] == f"worker job {cluster.workers[third].job_id} submitted in place of lost job {old.job_id} " \
+        "(1 lost, 1 replaced so far)"
+    # the second job's node goes silent: SLURM still says RUNNING; lost after 10 s, not before
+    n = len(said)
+    cluster.disconnect(second)
+    clock[0] = 5.0
+    watch.check()
+    assert len(said) == n + processes and all(line.startswith(f"lost worker {second}") for line in said[n:])
+    clock[0] = 9.0
+    watch.check()
+    assert len(said) == n + processes  # 9 s without a worker: not yet
+    clock[0] = 12.0
+    watch.check()
+    assert "none of its workers has reached the scheduler for 12 s" in said[-1] and len(cluster.workers) == 2
+    watch.check()
+    assert said[-1].endswith("(2 lost, 2 replaced so far)")
     watch.stop()
     assert said[-1] == "2 worker job(s) lost and 2 replaced in this run"

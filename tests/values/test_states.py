@@ -3,13 +3,13 @@ import h5py
 import numpy as np
 import pytest
 
-from workers.learning import states
+from workers.learning import state_log
 from workers.engine.game import new_game
 from workers.protocol.evaluate import (card_library, default_opponents, evaluate_deck, miracle_rogue,
                               play_games)
 from workers.players.play import RandomPlayer, play_game
 from tools.states import main
-from workers.learning.states import COLUMNS, StateRecorder
+from workers.learning.state_log import COLUMNS, StateRecorder
 
 
 @pytest.mark.parametrize("player", ["beam", "random"])
@@ -82,7 +82,7 @@ def test_collection_is_the_same_for_any_worker_count_and_after_a_resume(tmp_path
     for key in one:
         assert np.array_equal(one[key], two[key]), key
     # An interrupted collection continues where it stopped and ends with the same file.
-    real, calls = states.run_task, []
+    real, calls = state_log.run_task, []
 
     def flaky(task):
         if len(calls) == 2:
@@ -90,12 +90,12 @@ def test_collection_is_the_same_for_any_worker_count_and_after_a_resume(tmp_path
         calls.append(task)
         return real(task)
 
-    monkeypatch.setattr(states, "run_task", flaky)
+    monkeypatch.setattr(state_log, "run_task", flaky)
     out = tmp_path / "resumed.h5"
     with pytest.raises(KeyboardInterrupt):
         main(args + ["--out", str(out)])
     assert not out.exists() and len(list((tmp_path / "resumed.h5.parts").glob("task_*.npz"))) == 2
-    monkeypatch.setattr(states, "run_task", real)
+    monkeypatch.setattr(state_log, "run_task", real)
     main(args + ["--out", str(out)])
     resumed = _read(out)
     for key in one:
@@ -120,13 +120,13 @@ def test_info_on_a_missing_or_foreign_file_is_one_error_line(tmp_path):
 
 
 def test_mirror_decks_play_each_opponent_deck_against_itself(tmp_path):
-    decks = states.parse_decks(["mirror"], 0)
+    decks = state_log.parse_decks(["mirror"], 0)
     opponents = default_opponents()
     assert [d["hero_class"] for d in decks] == [o.hero_class for o in opponents] and all(d["mirror"] for d in decks)
     manifest = {"decks": decks[2:3], "games": 2, "games_per_task": 2, "seed": 4, "encoders": ["protocol15"],
                 "player": "random", "strategy": "nn", "beam_depth": 13, "beam_width": 4, "opponents": None}
-    (task,) = states.make_tasks(manifest)
-    part = states.run_task(task)
+    (task,) = state_log.make_tasks(manifest)
+    part = state_log.run_task(task)
     assert int(part["failed"]) == 0 and set(part["player"]) == {0, 1}  # both seats recorded
     assert set(part["opponent"]) == {0}  # the one opponent: the deck itself
     # the outcome is the game's from each side: the two seats of one game never both win

@@ -10,8 +10,8 @@ from workers.players.encoders import get_encoder
 from workers.engine.game import new_game
 from workers.protocol.evaluate import card_library, default_opponents, miracle_rogue
 from workers.players.play import RandomPlayer
-from workers.learning.states import collect, load, parse_decks
-from workers.learning.values import (auc, evaluate_model, metrics, run_training, split_games,
+from workers.learning.state_log import collect, load, parse_decks
+from workers.learning.value_training import (auc, evaluate_model, metrics, run_training, split_games,
                                      target_values, training_order)
 from workers.players.value_model import ModelError, load_model, predict
 
@@ -92,7 +92,7 @@ def test_saved_model_scores_states_and_refuses_another_encoder(data, tmp_path):
 
 
 def test_several_files_train_together_with_their_games_kept_apart(data):
-    from workers.learning.values import load_files
+    from workers.learning.value_training import load_files
     one = load(data, "teo60")
     two = load_files([data, data], "teo60")
     n = len(one["x"])

@@ -92,7 +92,7 @@ def measure_worker_share(n_decks: int, games: int, games_per_task: int, player: 
                          n_workers: int | None = None) -> dict:
     from distributed import Client, LocalCluster
 
-    from pipeline.cluster.clusters import default_workers
+    from pipeline.cluster.local import default_workers
     from pipeline.cluster.evaluation import EvaluationClient
     from pipeline.deck_space import DeckSpace
 

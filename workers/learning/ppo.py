@@ -8,7 +8,7 @@ learning curve against fixed players.
 Training: `--envs` environments, mirror matches on the protocol's six opponent decks (episode k
 of an environment meets deck k mod 6), environment i in seat i mod 2 against the player spec
 `--opponents[i // 2 mod len]`; reward +1 win, -1 loss. Observations are the encoder's vector
-through symlog (workers.players.ppo), actions are masked to the legal ones. `--processes` > 1
+through symlog (workers.players.ppo_player), actions are masked to the legal ones. `--processes` > 1
 runs the environments in that many subprocesses (sb3's SubprocVecEnv).
 
 The curve: every `--eval-every` steps (and at the end) the current policy, playing its most
@@ -33,11 +33,10 @@ import numpy as np
 
 from ..engine.rng import derive
 from ..players.encoders import ENCODERS
-from ..players.ppo import Policy, PPOPlayer, symlog
+from ..players.ppo_player import Policy, PPOPlayer, symlog
 from ..players.specs import PlayerSpecError, build_player, check_player
 from .gym_env import HearthstoneEnv
-from .intervals import wilson_interval
-from .ppo_files import Curve, save_policy, say
+from .ppo_files import Curve, add_rates, rates_text, save_policy, say
 
 RESULTS = Path("results/ppo")
 
@@ -102,20 +101,16 @@ def _callback_class():
             save_policy(model, args.out / "policy.zip", args.encoder)
             policy = Policy(model, args.encoder)
             row = {"steps": self.num_timesteps, "episodes": self.episodes}
-            for name in args.eval_against:
-                points = play_match(lambda s: PPOPlayer(policy, s), name, args.eval_games, args.seed + 1)
-                lo, hi = wilson_interval(points, args.eval_games)
-                row.update({f"{name}_rate": round(points / args.eval_games, 4), f"{name}_lo": round(lo, 4),
-                            f"{name}_hi": round(hi, 4)})
+            add_rates(row, args.eval_against,
+                      lambda name: play_match(lambda s: PPOPlayer(policy, s), name, args.eval_games, args.seed + 1),
+                      args.eval_games)
             self.eval_seconds += time.perf_counter() - t0
             train_s = time.perf_counter() - self.start - self.eval_seconds
             row.update(seconds=round(time.perf_counter() - self.start, 1), train_seconds=round(train_s, 1),
                        steps_per_s=round(self.num_timesteps / max(train_s, 1e-9), 1))
             self.curve.add(row)
             say(f"[ppo] {self.num_timesteps:,} steps, {self.episodes:,} episodes, {row['seconds']:.0f}s, "
-                f"{row['steps_per_s']:.0f} steps/s; " + ", ".join(
-                    f"{n} {row[f'{n}_rate']:.2f} [{row[f'{n}_lo']:.2f}, {row[f'{n}_hi']:.2f}]"
-                    for n in args.eval_against))
+                f"{row['steps_per_s']:.0f} steps/s; " + rates_text(row, args.eval_against, 2))
 
     return EvaluateAndSave
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import sys
 from pathlib import Path
+from typing import Callable
 
-from ..players.ppo import write_info
+from ..players.ppo_player import write_info
+from .intervals import wilson_interval
 
 
 class Curve:
@@ -58,3 +60,20 @@ def save_policy(model, path: Path, encoder: str) -> None:
 
 def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
+
+
+def add_rates(row: dict, against: list, points_of: Callable[[str], float], games: int) -> None:
+    """The curve's columns of each opponent name in `against`, in that order: `name_rate`,
+    the policy's points (`points_of(name)`, a draw is half) per game of `games`, and its 95%
+    Wilson interval `name_lo`, `name_hi`, each rounded to 4 places."""
+    for name in against:
+        points = points_of(name)
+        lo, hi = wilson_interval(points, games)
+        row.update({f"{name}_rate": round(points / games, 4), f"{name}_lo": round(lo, 4),
+                    f"{name}_hi": round(hi, 4)})
+
+
+def rates_text(row: dict, against: list, digits: int) -> str:
+    """The progress line's rates of a curve row: "name rate [lo, hi]" per opponent."""
+    return ", ".join(f"{n} {row[f'{n}_rate']:.{digits}f} [{row[f'{n}_lo']:.{digits}f}, {row[f'{n}_hi']:.{digits}f}]"
+                     for n in against)

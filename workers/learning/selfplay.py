@@ -34,7 +34,7 @@ import numpy as np
 
 from ..engine.rng import derive
 from ..players.encoders import ENCODERS
-from ..players.ppo import PPOPlayer, load_policy, symlog
+from ..players.ppo_player import PPOPlayer, load_policy, symlog
 from .gym_env import HearthstoneEnv
 from .intervals import wilson_interval
 
@@ -152,7 +152,7 @@ def summarize(rows: list, against: list) -> dict:
 
 def _callback_class():
     from stable_baselines3.common.callbacks import BaseCallback
-    from .ppo_files import save_policy, say
+    from .ppo_files import add_rates, rates_text, save_policy, say
 
     class SelfPlayCallback(BaseCallback):
         """Counts episodes; replaces the frozen opponent every `switch_every`; saves and evaluates
@@ -197,11 +197,9 @@ def _callback_class():
             save_policy(self.model, args.out / "policy.zip", args.encoder)
             row = {"episodes": self.episodes, "steps": self.num_timesteps, "switches": self.switches,
                    "checkpoint": str(path)}
-            for name in args.eval_against:
-                points = self.evaluator.points(str(path), name, args.eval_games, args.seed + 1)
-                lo, hi = wilson_interval(points, args.eval_games)
-                row.update({f"{name}_rate": round(points / args.eval_games, 4), f"{name}_lo": round(lo, 4),
-                            f"{name}_hi": round(hi, 4)})
+            add_rates(row, args.eval_against,
+                      lambda name: self.evaluator.points(str(path), name, args.eval_games, args.seed + 1),
+                      args.eval_games)
             self.eval_seconds += time.perf_counter() - t0
             train_s = time.perf_counter() - self.start - self.eval_seconds
             row.update(seconds=round(time.perf_counter() - self.start, 1), train_seconds=round(train_s, 1),
@@ -212,9 +210,8 @@ def _callback_class():
             summary = summarize(self.curve.rows, args.eval_against)
             (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
             say(f"[self-play] {self.episodes:,} episodes, {self.num_timesteps:,} steps, {row['seconds']:.0f}s, "
-                f"{row['steps_per_s']:.0f} steps/s, {row['episodes_per_s']:.2f} episodes/s; " + ", ".join(
-                    f"{n} {row[f'{n}_rate']:.3f} [{row[f'{n}_lo']:.3f}, {row[f'{n}_hi']:.3f}]"
-                    for n in args.eval_against))
+                f"{row['steps_per_s']:.0f} steps/s, {row['episodes_per_s']:.2f} episodes/s; "
+                + rates_text(row, args.eval_against, 3))
 
     return SelfPlayCallback
 

@@ -1,5 +1,5 @@
 """One training routine for the project's torch models: the deck surrogate (pipeline.search.surrogate)
-and the value networks (workers.learning.values).
+and the value networks (workers.learning.value_training).
 
 Plain minibatch training (a permutation of the rows per epoch, its batches in order, one
 optimizer step per batch), made fast on both kinds of device:

@@ -1,6 +1,6 @@
 """The agent's action space over the engine's legal moves: one index per legal move of the player
-to act, relative to that player, so that a policy (workers.learning.gym_env, workers.players.ppo)
-reads the same indices whoever it plays. Slots: target 0 none, 1 own hero, 2 enemy hero, 3-9
+to act, relative to that player, so that a policy (workers.learning.gym_env,
+workers.players.ppo_player) reads the same indices whoever it plays. Slots: target 0 none, 1 own hero, 2 enemy hero, 3-9
 own minions (board order), 10-16 enemy minions; attacker 0 own hero, 1-7 own minions; defender
 0 enemy hero, 1-7 enemy minions.
 

@@ -30,8 +30,8 @@ game, so games replay exactly; a time budget is not reproducible.
 
 ``positions="right"`` (default) offers each minion only at the right end of the board, one
 move instead of one per position; ``"all"`` searches every position the engine offers.
-The player reports to a `Tally` as the random player does (the whole turn is one planning
-round).
+The player reports to its `GameCounters` as the random player does (the whole turn is one
+planning round).
 
 Why not OpenSpiel's bots (open_spiel 2.0.2 has a wheel for this Python): wrapped as a Python
 pyspiel game (the gym_env action indices, clone = GameState.copy, resample_from_infostate = the
@@ -49,8 +49,8 @@ import time
 from ..engine.actions import END, Action
 from ..engine.rng import GOLDEN, MASK64, derive, mix
 from ..engine.state import GameState
-from .play import Observer, _act, random_playout
-from .tally import Tally
+from .game_counters import GameCounters
+from .play import Observer, play_turn, random_playout
 
 LEAVES = ("playout", "value", "cutoff")
 POSITIONS = ("right", "all")
@@ -121,32 +121,31 @@ class MCTSPlayer:
         self.value = LeafValue(value) if value is not None and leaf != "playout" else None
         self.stream = derive(seed, 0x4D435453)
         self.observer: Observer | None = None  # called with the game after every real action (soak checks)
-        self.tally: Tally | None = None  # the evaluated player's statistics, when counted
+        self.counters: GameCounters | None = None  # the evaluated player's statistics, when counted
         self.searches = 0  # decisions that needed a search (more than one legal action)
         self.iterations_run = 0
-        self._root: Node | None = None
+        self._root: Node | None = None  # the last search's root, within a turn
+        self._last: tuple | None = None  # the action chosen last this turn
+        self._known_before: tuple = ()  # what was known when it was chosen (see _known)
 
     # ------------------------------------------------------------------ playing
     def take_turn(self, g: GameState) -> None:
-        me = g.current
-        tally = self.tally
-        if tally is not None:
-            tally.turn_started(g)
+        self._root, self._last = None, None
+        # checked, as every real action; the whole turn is one planning round
+        play_turn(g, self.next_action, self.counters, self.observer, check=True)
+        self._root, self._last = None, None
+
+    def next_action(self, g: GameState) -> Action:
+        """`choose`, from the subtree of the action chosen last this turn when `reuse` keeps it:
+        when that action drew no random outcome and moved no card out of (or into) a deck."""
+        root: Node | None = self._root
         self._root = None
-        while not g.done and g.current == me:
-            action = self.choose(g)
-            before = (g.random_events, len(g.players[0].deck), len(g.players[1].deck))
-            _act(g, action, tally)
-            if self.observer is not None:
-                self.observer(g)
-            root: Node | None = self._root
-            self._root = None
-            if (self.reuse and root is not None and not g.done and g.current == me
-                    and before == (g.random_events, len(g.players[0].deck), len(g.players[1].deck))):
-                self._root = root.children.get(tuple(action))
-        if tally is not None:  # the whole turn is one planning round
-            tally.after_plan(g)
-            tally.turn_ended(g)
+        if (self.reuse and root is not None and self._last is not None
+                and self._known_before == _known(g)):
+            self._root = root.children.get(self._last)
+        action = self.choose(g)
+        self._last, self._known_before = tuple(action), _known(g)
+        return action
 
     def choose(self, g: GameState) -> Action:
         """The action to play now: END without a search when it is the only one."""
@@ -261,3 +260,8 @@ class MCTSPlayer:
         self.stream = (self.stream + GOLDEN) & MASK64
         return mix(self.stream)
 
+
+def _known(g: GameState) -> tuple:
+    """What an action may change that makes the information set new: random events so far and
+    the decks' sizes."""
+    return (g.random_events, len(g.players[0].deck), len(g.players[1].deck))

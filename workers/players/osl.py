@@ -22,11 +22,10 @@ from __future__ import annotations
 from ..engine.actions import END_TURN
 from ..engine.rng import GOLDEN, MASK64, derive, mix
 from ..engine.state import GameState
-from .play import Observer, _act
-from .tally import Tally
+from .game_counters import GameCounters
+from .play import Observer, play_turn
 
 STOPS = ("score", "never")
-MAX_ACTIONS = 200  # a turn never needs this many; a guard against a loop of free actions
 
 
 def osl_score(g: GameState, me: int) -> float:
@@ -38,8 +37,7 @@ def osl_score(g: GameState, me: int) -> float:
             score += 1000.0
         elif g.winner == 1 - me:
             score -= 1000.0
-        else:  # a draw: both heroes died
-            score += 1000.0 - 1000.0
+        # a draw (both heroes died): +1000 and -1000, nothing
     score += 2.0 * ((own.hero.health + own.hero.armor) - (opp.hero.health + opp.hero.armor))
     for m in own.board:
         score += m.atk + m.health
@@ -57,7 +55,7 @@ class OSLPlayer:
         self.stop = stop
         self.stream = derive(seed, 0x4F534C)
         self.observer: Observer | None = None  # called with the game after every action
-        self.tally: Tally | None = None  # the evaluated player's statistics, when counted
+        self.counters: GameCounters | None = None  # the evaluated player's statistics, when counted
 
     def choose(self, g: GameState) -> tuple:
         """The move to play now (END_TURN when nothing scores better)."""
@@ -79,17 +77,4 @@ class OSLPlayer:
         return best
 
     def take_turn(self, g: GameState) -> None:
-        me = g.current
-        tally = self.tally
-        if tally is not None:
-            tally.turn_started(g)
-        played = 0
-        while not g.done and g.current == me:
-            move = self.choose(g) if played < MAX_ACTIONS else g.legal_moves()[0]
-            _act(g, move, tally, check=False)
-            played += 1
-            if self.observer is not None:
-                self.observer(g)
-        if tally is not None:  # the whole turn is one planning round
-            tally.after_plan(g)
-            tally.turn_ended(g)
+        play_turn(g, self.choose, self.counters, self.observer)  # the whole turn is one planning round

@@ -1,16 +1,55 @@
-"""Players: uniformly random legal play, and the protocol's end-of-turn beam search."""
+"""Players: the one turn loop every player plugs its choice into (`play_turn`), the game loop,
+uniformly random legal play, and the protocol's end-of-turn beam search."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Final
 
 from mypy_extensions import mypyc_attr
 
-from ..engine.actions import END_TURN, Action
+from ..engine.actions import END, END_TURN, Action
 from ..engine.rng import GOLDEN, MASK64, advance, below_halves, derive, join, mix, split
 from ..engine.state import GameState
-from .tally import Tally
+from .game_counters import GameCounters
 
 Observer = Callable[[GameState], None]
+MAX_ACTIONS: Final = 200  # a guard against a loop of free actions: no turn needs this many
+
+
+def play_turn(g: GameState, choose: Callable[[GameState], tuple], counters: GameCounters | None = None,
+              observer: Observer | None = None, check: bool = False) -> None:
+    """Play the turn of the side to move: apply `choose(g)`, the player's next action (a legal
+    move of `g`, as a tuple or an Action), until the turn or the game is over; after
+    MAX_ACTIONS actions the turn is ended without asking. The one turn loop of every player: a
+    player's `take_turn` resets what it keeps within a turn and passes its choice here, as
+    OpenSpiel's bots pass theirs to one game loop.
+
+    `check`: every action is checked against the legal ones (players that plan on copies: an
+    illegal action would be an engine bug); unchecked, its numbers must be Python ints.
+    `observer` is called with the game after every action. `counters` (the evaluated player's
+    GameCounters) is told the turn's start, every action, and at the turn's end the end of
+    its last planning round and of the turn; a player that plans more than once a turn (the
+    beam search) reports the end of each earlier round itself, before it plans again."""
+    me = g.current
+    if counters is not None:
+        counters.turn_started(g)
+    played = 0
+    while not g.done and g.current == me:
+        _act(g, choose(g) if played < MAX_ACTIONS else END, counters, check)
+        played += 1
+        if observer is not None:
+            observer(g)
+    if counters is not None:
+        counters.after_plan(g)
+        counters.turn_ended(g)
+
+
+def _act(g: GameState, action: tuple, counters: GameCounters | None, check: bool) -> None:
+    if counters is None:
+        g.apply(action, check)
+        return
+    attacker = counters.before_action(g, action)
+    g.apply(action, check)
+    counters.after_action(g, action, attacker)
 
 
 class RandomPlayer:
@@ -20,25 +59,18 @@ class RandomPlayer:
         # Its stream as 32-bit halves (workers/engine/rng.py): a draw then builds no 64-bit int.
         self.high, self.low = split(derive(seed, 0x52414E44))
         self.observer: Observer | None = None  # called with the game after every action (soak checks)
-        self.tally: Tally | None = None  # the evaluated player's statistics, when counted
+        self.counters: GameCounters | None = None  # the evaluated player's statistics, when counted
 
     def _rand(self, n: int) -> int:
         self.high, self.low = advance(self.high, self.low)
         return below_halves(self.high, self.low, n)
 
+    def choose(self, g: GameState) -> tuple:
+        moves = g.legal_moves()  # plain tuples: cheaper than legal_actions(), same order
+        return moves[self._rand(len(moves))]
+
     def take_turn(self, g: GameState) -> None:
-        me = g.current
-        tally = self.tally
-        if tally is not None:
-            tally.turn_started(g)
-        while not g.done and g.current == me:
-            moves = g.legal_moves()  # plain tuples: cheaper than legal_actions(), same order
-            _act(g, moves[self._rand(len(moves))], tally, check=False)
-            if self.observer is not None:
-                self.observer(g)
-        if tally is not None:  # the whole turn is one planning round
-            tally.after_plan(g)
-            tally.turn_ended(g)
+        play_turn(g, self.choose, self.counters, self.observer)  # the whole turn is one planning round
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # workers.players.value_beam.ValueBeamPlayer
@@ -50,7 +82,8 @@ class BeamSearchPlayer:
     state hash was already seen at this level is dropped; children that end the turn or the
     game become candidates; the `width` best other children (stable by score) form the next
     beam, up to `depth` actions. The first best candidate's line is then played; if randomness
-    happens while playing it, the player plans again from the new state.
+    happens while playing it (or, hiding the deck order, a card comes from or goes into a
+    deck), the player plans again from the new state: each plan is one planning round.
 
     Copies draw random effects from the player's own planning stream, so a plan cannot see a
     real random outcome; they do know the deck order, as SabberStone's clones do, unless
@@ -66,7 +99,13 @@ class BeamSearchPlayer:
         self.plan_stream = derive(seed, 0x504C414E)
         self.states_expanded = 0
         self.observer: Observer | None = None  # called with the game after every real action
-        self.tally: Tally | None = None  # the evaluated player's statistics, when counted
+        self.counters: GameCounters | None = None  # the evaluated player's statistics, when counted
+        # The plan being played: its actions, how many were played, and what was known when
+        # the last one was chosen (random events so far; the decks' sizes when they are hidden).
+        self.line: list[Action] = []
+        self.line_played = 0
+        self.seen_random_events = 0
+        self.seen_deck_sizes: list[int] | None = None
 
     def planning_root(self, g: GameState) -> GameState:
         """The copy a plan starts from: the player's own random stream, and the decks'
@@ -118,37 +157,30 @@ class BeamSearchPlayer:
         return [Action(*move) for move in best_line] if best_line else []
 
     def take_turn(self, g: GameState) -> None:
-        me = g.current
-        tally = self.tally
-        if tally is not None:
-            tally.turn_started(g)
-        while not g.done and g.current == me:
+        self.line, self.line_played = [], 0  # no plan yet this turn
+        # checked: a plan illegal for real is an engine bug
+        play_turn(g, self.next_action, self.counters, self.observer, check=True)
+
+    def next_action(self, g: GameState) -> Action:
+        """The plan's next action. A new plan is made when the plan is played out, or when since
+        its last action randomness happened or (hiding the deck order) a card came from or went
+        into a deck the plan did not know; the planning round before it ends there."""
+        if (self.line_played >= len(self.line) or g.random_events != self.seen_random_events
+                or (self.seen_deck_sizes is not None and _deck_sizes(g) != self.seen_deck_sizes)):
+            if self.line and self.counters is not None:
+                self.counters.after_plan(g)
             line = self.plan(g)
-            if not line:
-                line = [g.legal_actions()[0]]  # END is always legal
-            for action in line:
-                before = g.random_events
-                decks = [len(p.deck) for p in g.players] if self.hide_deck_order else None
-                _act(g, action, tally)  # checked: a plan illegal for real is an engine bug
-                if self.observer is not None:
-                    self.observer(g)
-                if g.done or g.current != me or g.random_events != before:
-                    break  # turn over, or randomness happened: plan again
-                if decks is not None and [len(p.deck) for p in g.players] != decks:
-                    break  # a card came from (or went into) a deck the plan did not know: plan again
-            if tally is not None:
-                tally.after_plan(g)
-        if tally is not None:
-            tally.turn_ended(g)
+            self.line = line if line else [g.legal_actions()[0]]  # END is always legal
+            self.line_played = 0
+        action = self.line[self.line_played]
+        self.line_played += 1
+        self.seen_random_events = g.random_events
+        self.seen_deck_sizes = _deck_sizes(g) if self.hide_deck_order else None
+        return action
 
 
-def _act(g: GameState, action, tally: Tally | None, check: bool = True) -> None:
-    if tally is None:
-        g.apply(action, check)
-        return
-    attacker = tally.before_action(g, action)
-    g.apply(action, check)
-    tally.after_action(g, action, attacker)
+def _deck_sizes(g: GameState) -> list[int]:
+    return [len(p.deck) for p in g.players]
 
 
 def _by_score_descending(child) -> float:
@@ -157,8 +189,8 @@ def _by_score_descending(child) -> float:
 
 def play_game(g: GameState, players, recorder=None) -> GameState:
     """Let the two players alternate turns until the game is over. `recorder` (optional, e.g.
-    workers.learning.states.StateRecorder) is told `turn_ended(g, player)` after each turn, the last one
-    with the game over; it must only read the state."""
+    workers.learning.state_log.StateRecorder) is told `turn_ended(g, player)` after each turn,
+    the last one with the game over; it must only read the state."""
     while not g.done:
         me = g.current
         players[me].take_turn(g)

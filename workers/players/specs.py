@@ -7,7 +7,7 @@
                                 score the caller names, the config's strategy.evaluated)
     value_beam:MODEL            the same beam search scored by a value network (workers.players.value_model)
     mcts:200 | mcts:0.5s        ISMCTS (workers.players.mcts) with 200 iterations / 0.5 s per action
-    ppo:POLICY.zip              a MaskablePPO policy (workers.players.ppo; trained by
+    ppo:POLICY.zip              a MaskablePPO policy (workers.players.ppo_player; trained by
                                 python -m workers.learning.ppo train-ppo)
     osl | osl:never             one-step lookahead, gym-locm's greedy agent (workers.players.osl)
     trade                       Hearthbreaker's trading agent (workers.players.trade)
@@ -187,9 +187,9 @@ def load_value_model(path: str, encoder: str | None = None):
 
 @lru_cache(maxsize=8)
 def load_policy(path: str):
-    """A MaskablePPO policy (workers.players.ppo.Policy), loaded once per process; a missing or
+    """A MaskablePPO policy (workers.players.ppo_player.Policy), loaded once per process; a missing or
     foreign file is one PlayerSpecError."""
-    from .ppo import PolicyError, load_policy as load
+    from .ppo_player import PolicyError, load_policy as load
     try:
         return load(path)
     except PolicyError as exc:
@@ -228,7 +228,7 @@ def build_player(spec: str, seed: int, *, strategy: str = "nn", depth: int = 13,
         return BeamSearchPlayer(cached_score(opts.get("score", strategy)), seed, opts.get("depth", depth),
                                 opts.get("width", width), hide_deck_order=opts.get("hide", hide_deck_order))
     if kind == "ppo":
-        from .ppo import PPOPlayer
+        from .ppo_player import PPOPlayer
         return PPOPlayer(load_policy(opts["model"]), seed, deterministic=opts.get("deterministic", True))
     model = load_value_model(opts["model"], opts.get("encoder")) if "model" in opts else None
     if kind == "value_beam":

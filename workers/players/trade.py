@@ -43,11 +43,11 @@ from ..engine.actions import ATTACK, END, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_
 from ..engine.game import THE_COIN
 from ..engine.rng import GOLDEN, MASK64, derive, mix
 from ..engine.state import MAX_BOARD, GameState
-from .play import Observer, _act
-from .tally import Tally
+from .game_counters import GameCounters
+from .play import Observer, play_turn
 
 HUGE = 1e9  # a lethal trade
-MAX_ACTIONS = 200  # a guard: no turn needs this many actions
+PHASES = ("play", "attack", "play")  # a turn: play cards, attack, play cards again
 
 
 def minion_value(atk: int, health: int, taunt: bool) -> float:
@@ -89,8 +89,9 @@ class TradePlayer:
     def __init__(self, seed: int):
         self.stream = derive(seed, 0x54524144)
         self.last_defender = -1  # uid of the last trade's defender (spells aim there)
+        self.phase = 0  # the index in PHASES of the turn's current phase
         self.observer: Observer | None = None  # called with the game after every action
-        self.tally: Tally | None = None  # the evaluated player's statistics, when counted
+        self.counters: GameCounters | None = None  # the evaluated player's statistics, when counted
 
     def _rand(self, n: int) -> int:
         self.stream = (self.stream + GOLDEN) & MASK64
@@ -207,8 +208,7 @@ class TradePlayer:
         enemy_hero = g.players[1 - me].hero.uid
         friendly = [t for t in targets if t not in enemy_minions and t != enemy_hero]
         if harm < 0:
-            if self.last_defender in targets and self.last_defender != enemy_hero and \
-                    self.last_defender in enemy_minions:
+            if self.last_defender in enemy_minions:  # (those are legal targets, none a hero)
                 return self.last_defender
             if enemy_minions:
                 return enemy_minions[self._rand(len(enemy_minions))]
@@ -229,28 +229,19 @@ class TradePlayer:
         plan = self.chosen_play(g)
         return self.play_move(g, plan[0]) if plan else None
 
+    def next_move(self, g: GameState) -> tuple:
+        """The turn's next move: the current phase's, or once it has none the next phase's;
+        END after the last phase."""
+        while self.phase < len(PHASES):
+            move = self.choose(g, PHASES[self.phase])
+            if move is not None:
+                return move
+            self.phase += 1
+        return END
+
     def take_turn(self, g: GameState) -> None:
-        me = g.current
-        tally = self.tally
-        if tally is not None:
-            tally.turn_started(g)
-        played = 0
-        for phase in ("play", "attack", "play"):
-            while not g.done and g.current == me and played < MAX_ACTIONS:
-                move = self.choose(g, phase)
-                if move is None:
-                    break
-                _act(g, move, tally, check=False)
-                played += 1
-                if self.observer is not None:
-                    self.observer(g)
-        if not g.done and g.current == me:
-            _act(g, END, tally, check=False)
-            if self.observer is not None:
-                self.observer(g)
-        if tally is not None:  # the whole turn is one planning round
-            tally.after_plan(g)
-            tally.turn_ended(g)
+        self.phase = 0
+        play_turn(g, self.next_move, self.counters, self.observer)  # the whole turn is one planning round
 
 
 def _subsets(cards: list[tuple[int, int]], mana: int):

@@ -1,5 +1,5 @@
 """Value networks as a player reads them: the network, saving and loading it, and a loaded
-network as a score of a game state (ValueModel). Training is in workers.learning.values.
+network as a score of a game state (ValueModel). Training is in workers.learning.value_training.
 
 A saved model (torch.save of tensors and plain values only, loaded with weights_only=True)
 holds its encoder's name and version, the input normalisation and the target; `load_model`

@@ -27,7 +27,8 @@ from ..inputs import InputError, load_json
 from ..players.play import play_game
 from ..players.scores import cached_score, check_strategy
 from ..players.specs import check_player, make_player
-from ..players.tally import Tally
+from ..players.game_counters import GameCounters
+from .chunk_sums import summed
 from .results import EvaluationResult, GameRecord, deck_statistics, summarize
 
 PLAYER_KINDS = ("beam", "random")
@@ -166,9 +167,9 @@ def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *
                make_player(player if player in PLAYER_KINDS else "beam", opponent.strategy,
                            derive(game_seed, 2), beam_depth, beam_width,
                            hide_deck_order=hide_deck_order)]
-    players[0].tally = Tally(0)
+    players[0].counters = GameCounters(0)
     play_game(g, players, recorder)
-    return g, players[0].tally
+    return g, players[0].counters
 
 
 def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
@@ -180,7 +181,7 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
     recorded with its seed and message, and the game played again with the next seed (at most
     ATTEMPTS tries). `hide_deck_order`:
     both beam players plan without knowing their decks' order (see BeamSearchPlayer).
-    `recorder` (default none): logs the states at each turn's end (workers.learning.states); it is told
+    `recorder` (default none): logs the states at each turn's end (workers.learning.state_log); it is told
     `start_game(game_index, opponent_index)` before each game."""
     validate_deck(deck, stat_overrides, hero_class=hero_class)
     if player not in PLAYER_KINDS:  # a bad spec or model fails here, not as each game's error
@@ -215,6 +216,9 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                 card_plays=deck_plays(tally.card_plays, deck)))
             break
     return records
+
+
+play_sums = summed(play_games)
 
 
 def deck_plays(plays: Mapping[str, int], deck: Sequence[str]) -> tuple[tuple[str, int], ...]:

@@ -41,7 +41,7 @@ class GameRecord:
     hand_size_sum: int  # hand size right after each own turn ended, summed over own turns
     minion_damage: int  # attack of the attacker at each own minion attack
     cards_drawn: int  # per own turn, at least 1
-    mana_spent: int  # the turn's used mana after each planning round (workers.players.tally)
+    mana_spent: int  # the turn's used mana after each planning round (workers.players.game_counters)
     mana_available: int  # the turn's mana crystals after each planning round
     error: str | None = None  # set when the engine raised; this try then counts nowhere else
     hand_size_start_sum: int = 0  # hand size at the start of each own turn (after the draw), summed

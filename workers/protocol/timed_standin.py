@@ -21,15 +21,10 @@ import numpy as np
 from ..engine.rng import derive
 from . import evaluate as builtin
 from .results import GameRecord
-from .tally import Tally, sums_by_opponent
+from .chunk_sums import ChunkSums, sums_by_opponent
 
 RECORD_FIELDS = ("won", "own_health", "enemy_health", "turns", "hand_size_sum", "minion_damage",
                  "cards_drawn", "mana_spent", "mana_available", "hand_size_start_sum")
-
-load_opponents = builtin.load_opponents
-default_opponents = builtin.default_opponents
-card_library = builtin.card_library
-deck_stats = builtin.deck_stats
 
 
 class Table:
@@ -87,13 +82,13 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, t
     return records
 
 
-def play_tally(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, table_path: str,
-               opponents=None, **_protocol_options) -> Tally:
-    """Tally.of(play_games(...)) without a Python object per game: the worker's own work per
+def play_sums(deck: Sequence[str], game_indices: Sequence[int], seed: int, *, table_path: str,
+               opponents=None, **_protocol_options) -> ChunkSums:
+    """ChunkSums.of(play_games(...)) without a Python object per game: the worker's own work per
     task stays far below the head node's, as a real engine's is beside its games."""
     rows, against, n_opponents = _rows(deck, game_indices, seed, table_path, opponents)
     fields = {name: rows[:, i] for i, name in enumerate(RECORD_FIELDS)}
-    return Tally(sums_by_opponent(fields, against, n_opponents), len(set(game_indices)), [], [])
+    return ChunkSums(sums_by_opponent(fields, against, n_opponents), len(set(game_indices)), [], [])
 
 
 def warm_up(stat_overrides: dict | None = None, table_path: str | None = None) -> None:

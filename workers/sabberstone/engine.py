@@ -15,13 +15,12 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..protocol import evaluate as builtin
+from ..protocol.chunk_sums import summed
 from ..protocol.results import EvaluationResult, GameRecord, summarize
 from .protocol import BridgeGame, build_request, parse_summary, search_seed
 from .runtime import load_bridge
 
-load_opponents = builtin.load_opponents
-default_opponents = builtin.default_opponents
-card_library = builtin.card_library
+default_opponents = builtin.default_opponents  # the engines share the decks and their statistics
 deck_stats = builtin.deck_stats
 
 
@@ -59,6 +58,9 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
         if not pending:
             break
     return sorted(records, key=lambda r: r.game_index)  # stable: a game's failed tries come first
+
+
+play_sums = summed(play_games)
 
 
 def play_seeded(deck: Sequence[str], games: Sequence[tuple[int, int, int, int]], opponents, *,

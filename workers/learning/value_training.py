@@ -1,4 +1,4 @@
-"""Training value networks: predict a game's outcome from a logged state (workers.learning.states).
+"""Training value networks: predict a game's outcome from a logged state (workers.learning.state_log).
 The network itself, saving and loading it, is workers.players.value_model; the command line
 is `python -m tools.values`.
 
@@ -212,7 +212,7 @@ def _device_note(device: str) -> str:
 def load_files(paths, encoder: str) -> dict[str, np.ndarray]:
     """The rows of one or more collected files as one data set; each file's deck ids are moved
     past the previous file's, so that its games stay apart in the split by game."""
-    from .states import load
+    from .state_log import load
     if len(paths) == 1:
         return load(paths[0], encoder)
     parts, offset = [], 0
@@ -382,7 +382,7 @@ def plot_results(results: dict, out: Path) -> None:
 def evaluate_model(model_path: str | Path, data: str | Path, all_games: bool = False) -> dict:
     """A saved model's metrics on a data file: its held-out games (the split it was trained
     with), or every row with `all_games` (a file it never saw)."""
-    from .states import load
+    from .state_log import load
     vm = load_model(model_path)
     d = load(data, vm.encoder.name)
     if all_games:

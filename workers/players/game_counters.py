@@ -1,8 +1,9 @@
 """The protocol's per-game statistics of the evaluated player, counted where and when the
 reference evaluator (EvoStone2's `GameEvaluator` on SabberStone) counts them.
 
-The player that holds a `Tally` reports its turns, its planning rounds and every real action
-to it; the engine itself keeps only what the rules need (`used_mana`, `drawn_this_turn`).
+A player that holds a `GameCounters` (its `counters`) reports its turns, its planning rounds
+and every real action to it (through workers.players.play.play_turn); the engine itself keeps
+only what the rules need (`used_mana`, `drawn_this_turn`).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ..engine.entities import Minion
 from ..engine.state import GameState
 
 
-class Tally:
+class GameCounters:
     def __init__(self, me: int):
         self.me = me
         self.hand_size_sum = 0  # hand after each own turn (the game's last turn included)

@@ -10,8 +10,9 @@ class ConfigError(PipelineError):
     pass
 
 
-class DeckError(PipelineError):
-    pass
+class DeckSpaceError(PipelineError):
+    """A deck, deck code, deck file or card pool that does not fit the deck space (the engine's
+    own is workers.errors.DeckError)."""
 
 
 class CheckpointError(PipelineError):
@@ -25,3 +26,6 @@ class RunDirError(PipelineError):
 class EvaluationError(PipelineError):
     """Games failed inside the engine beyond the share a run accepts."""
 
+
+class ClusterStartError(PipelineError):
+    """The cluster did not start, after retries."""

@@ -1,4 +1,4 @@
-"""What a task sends back (workers.protocol.tally): its summary is exactly the records' summary,
+"""What a task sends back (workers.protocol.chunk_sums): its summary is exactly the records' summary,
 failed tries and lost games included; and the automatic task size."""
 import dataclasses
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from pipeline.cluster.evaluation import check_failures, games_per_task
-from pipeline.errors import EvaluationError
+from pipeline.run_errors import EvaluationError
 from workers.protocol.evaluate import default_opponents, deck_stats, play_games
 from workers.protocol.results import summarize
-from workers.protocol.tally import Tally, summarize_tallies
+from workers.protocol.chunk_sums import ChunkSums, summarize_chunks
 
 NAMES = [o.name for o in default_opponents()]
 
@@ -27,7 +27,7 @@ def test_tallies_of_any_chunking_summarize_as_the_records_do(space):
     expected = summarize(records, deck_stats(deck), NAMES)
     for size in (1, 4, 18):
         chunks = [[r for r in records if s <= r.game_index < s + size] for s in range(0, 18, size)]
-        got = summarize_tallies([Tally.of(c, len(NAMES)) for c in chunks], deck_stats(deck), NAMES)
+        got = summarize_chunks([ChunkSums.of(c, len(NAMES)) for c in chunks], deck_stats(deck), NAMES)
         assert got == expected
     assert expected.games == 17 and len(expected.errors) == 2
 
@@ -35,7 +35,7 @@ def test_tallies_of_any_chunking_summarize_as_the_records_do(space):
 def test_lost_games_beyond_the_allowed_share_stop_the_evaluation(space):
     _, records = _records(space, 12)
     lost = [dataclasses.replace(r, error="engine bug") if r.game_index < 2 else r for r in records]
-    tallies = [Tally.of(lost[:6], len(NAMES)), Tally.of(lost[6:], len(NAMES))]
+    tallies = [ChunkSums.of(lost[:6], len(NAMES)), ChunkSums.of(lost[6:], len(NAMES))]
     check_failures(0, tallies, 0.2, NAMES)  # 2 of 12 games: within 20%
     with pytest.raises(EvaluationError, match=r"2 of 12 games of evaluation 7 .*game 0 against .*engine bug"):
         check_failures(7, tallies, 0.1, NAMES)

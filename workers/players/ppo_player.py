@@ -21,7 +21,7 @@ from ..engine.rng import GOLDEN, MASK64, derive, mix
 from ..engine.state import GameState
 from .action_space import ACTION_SIZE, legal_action_map
 from .encoders import ENCODERS
-from .play import _act
+from .play import play_turn
 
 INFO_MEMBER = "hearthstone.json"
 INFO_FORMAT = 1
@@ -159,7 +159,7 @@ class PPOPlayer:
         self.deterministic = deterministic
         self.stream = derive(seed, 0x50504F)
         self.observer = None  # called with the game after every action (soak checks)
-        self.tally = None  # the evaluated player's statistics, when counted
+        self.counters = None  # the evaluated player's statistics (GameCounters), when counted
 
     def choose(self, g: GameState) -> tuple:
         legal = legal_action_map(g)
@@ -179,14 +179,4 @@ class PPOPlayer:
         return legal[index]
 
     def take_turn(self, g: GameState) -> None:
-        me = g.current
-        tally = self.tally
-        if tally is not None:
-            tally.turn_started(g)
-        while not g.done and g.current == me:
-            _act(g, self.choose(g), tally, check=False)
-            if self.observer is not None:
-                self.observer(g)
-        if tally is not None:  # the whole turn is one planning round
-            tally.after_plan(g)
-            tally.turn_ended(g)
+        play_turn(g, self.choose, self.counters, self.observer)  # the whole turn is one planning round
