@@ -23,7 +23,7 @@ LAYERS = (
     ("workers.protocol",),
     ("workers.learning",),
     ("workers.sabberstone",),
-    ("pipeline", "pipeline.run_errors", "pipeline.card_data", "pipeline.deck_space"),
+    ("pipeline", "pipeline.run_errors", "pipeline.card_data", "pipeline.deck_space", "pipeline.behavior_space"),
     ("pipeline.cluster",),
     ("pipeline.state",),
     ("pipeline.search",),

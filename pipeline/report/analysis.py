@@ -36,30 +36,45 @@ def load_surrogate(path: Path) -> Surrogate:
 
 
 def surrogate_test_mse(model_path: Path, data_path: Path) -> dict[str, float]:
-    from workers.protocol.results import TARGET_NAMES
+    """Per statistic the model learned (its run's behaviour space), its test MSE on the data."""
+    import yaml
+
+    from ..behavior_space import STATISTICS
+    from ..search.archives import ArchiveSpec
     model = load_surrogate(model_path)
+    config = yaml.safe_load(ckpt.load(model_path).config_yaml)
+    behavior = ArchiveSpec.from_config(config["archive"]).behavior
     data = ckpt.load(data_path, required=("evaluations",)).arrays["evaluations"]
-    pred = model.predict(data["decks"])
-    err = np.mean((pred - data["targets"][:, :model.n_targets]) ** 2, axis=0)
-    return {name: float(e) for name, e in zip(TARGET_NAMES, err)}
+    columns = behavior.surrogate_columns(model.n_targets)
+    stats = behavior.statistics(data["targets"], data["decks"], _deck_space(config))
+    err = np.mean((model.predict(data["decks"]) - stats[:, columns]) ** 2, axis=0)
+    return {STATISTICS[c]: float(e) for c, e in zip(columns, err)}
+
+
+def _deck_space(config: dict):
+    from ..deck_space import DeckSpace
+    d = config["deck_space"]
+    return DeckSpace.from_pool_file(d.get("pool"), bool(d.get("use_stat_overrides", False)),
+                                    int(d.get("deck_size", 30)), d.get("hero_class", "ROGUE"))
 
 
 TRANSFER_EVAL_OFFSET = 10 ** 9  # evaluation ids (hence seeds) apart from the run's own
 
 
 def elite_transfer(path: Path, evaluator, spec=None) -> dict[str, float]:
-    from ..search.archives import GridSpec, archive_arrays, make_archive
+    from ..search.archives import ArchiveSpec, archive_arrays, make_archive
     saved = ckpt.load(path)
     if "surrogate_archive" not in saved.arrays:
         raise CheckpointError(f"{path} holds no surrogate archive (not a surrogate-assisted run)")
     grid = saved.arrays["surrogate_archive"]
-    spec = spec or GridSpec()
+    spec = spec or ArchiveSpec()
     decks = grid["solution"]
     results = evaluator.evaluate(decks, TRANSFER_EVAL_OFFSET + np.arange(len(decks)))
     targets = np.array([r.targets() for r in results])
     archive = make_archive(spec, decks.shape[1])
-    archive.add(decks, targets[:, 0], targets[:, 1:3], eval_id=np.arange(len(decks)), targets=targets)
-    real_cells = archive.index_of(targets[:, 1:3])
+    objective, measures = spec.behavior.values(targets, decks, evaluator.space)
+    archive.add(decks, objective, measures, eval_id=np.arange(len(decks)), targets=targets)
+    real_cells = archive.index_of(measures)
     predicted = np.asarray(grid["index"])
     kept = set(archive_arrays(archive)["eval_id"].tolist())
     dims = np.array(spec.dims)
@@ -95,7 +110,7 @@ def _transfer_cli(path: Path, workers: int | None) -> dict:
     from ..cluster.clusters import open_cluster
     from ..cluster.evaluation import EvaluationClient
     from ..deck_space import DeckSpace
-    from ..search.archives import GridSpec
+    from ..search.archives import ArchiveSpec
     cfg = OmegaConf.create(ckpt.load(path).config_yaml)
     space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
                                      cfg.deck_space.deck_size, cfg.deck_space.get("hero_class", "ROGUE"))
@@ -109,7 +124,7 @@ def _transfer_cli(path: Path, workers: int | None) -> dict:
             # a checkpoint written before the option existed has no such key: false
             hide_deck_order=bool(cfg.strategy.get("hide_deck_order", False)),
             opponents_path=cfg.opponents.path)
-        return elite_transfer(path, evaluator, GridSpec.from_config(cfg.archive))
+        return elite_transfer(path, evaluator, ArchiveSpec.from_config(cfg.archive))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 
 from . import decks, figures, page, stats, strategy, surrogates, table
-from .runs import LABELS, ReportError, find_run_dirs, group_by_algorithm, load_runs
+from .runs import LABELS, ReportError, find_run_dirs, group_by_algorithm, group_by_space, load_runs
 
 MARKER = ".pipeline-report"  # only a folder holding this is ever replaced
 
@@ -29,7 +29,10 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
         if (out / surrogates.TRANSFER_CACHE).is_file():  # real games already played for these runs
             shutil.copy(out / surrogates.TRANSFER_CACHE, work / surrogates.TRANSFER_CACHE)
         strategy_html = strategy.write_section(strategy_runs, work)
-        if runs:
+        spaces = group_by_space(runs)
+        if len(spaces) > 1:
+            _reports_per_space(spaces, work, transfer, workers, top_decks, strategy_html)
+        elif runs:
             _deck_parts(runs, work, transfer, workers, top_decks, strategy_html)
         else:
             page.write_page(work, title="DSA-ME results report",
@@ -44,6 +47,30 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
         if work.exists():
             shutil.rmtree(work)
     return out
+
+
+def _reports_per_space(spaces: dict, work: Path, transfer: str, workers, top_decks: int,
+                       strategy_html: str) -> None:
+    """Runs of several behaviour spaces: Table 1, the statistics and the figures compare runs of
+    one space only, so each space gets a report of its own (space1/, space2/ ...), and the
+    top page says so and links them."""
+    import html
+    links = []
+    for number, (spec, group) in enumerate(spaces.items(), 1):
+        folder = work / f"space{number}"
+        folder.mkdir()
+        _deck_parts(group, folder, transfer, workers, top_decks, "")
+        b = spec.behavior
+        said = (f"objective {b.objective}, measures {', '.join(b.measures)}, "
+                f"{' x '.join(map(str, spec.dims))} cells over {list(map(list, spec.ranges))}")
+        links.append(f"<li><a href='space{number}/index.html'>space {number}</a>: {html.escape(said)}; "
+                     f"{len(group)} runs</li>")
+    text = (f"{sum(len(g) for g in spaces.values())} runs in {len(spaces)} behaviour spaces: runs of "
+            "different spaces are not compared with each other; each space has its own report.")
+    (work / "index.html").write_text(
+        f"<!doctype html><html><head><meta charset='utf-8'><title>DSA-ME results report</title>"
+        f"<style>{page.STYLE}</style></head><body><h1>DSA-ME results report</h1><p>{html.escape(text)}</p>"
+        f"<ul>{''.join(links)}</ul>{strategy_html}</body></html>\n")
 
 
 def _deck_parts(runs, work: Path, transfer: str, workers, top_decks: int, strategy_html: str) -> None:

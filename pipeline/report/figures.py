@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..search.archives import OBJECTIVE_RANGE, ccdf
+from ..search.archives import ccdf
 from .runs import LABELS, Run, grid_spec, group_by_algorithm
 from .table import real_archive
 
@@ -138,7 +138,10 @@ def ccdf_figure(runs: list[Run], out: Path) -> list[str]:
 
 
 def heatmaps_figure(runs: list[Run], out: Path) -> list[str]:
-    """Every run's final real archive: turns on x, hand size on y, objective on [-30, 30]."""
+    """Every run's final real archive on the plane of its first two measures (archives.plane),
+    coloured by its objective over the objective's range."""
+    from ..behavior_space import describe
+    from ..search.archives import plane
     plt = _plt()
     groups = group_by_algorithm(runs)
     cols = max(len(g) for g in groups.values())
@@ -152,15 +155,17 @@ def heatmaps_figure(runs: list[Run], out: Path) -> list[str]:
                 ax.axis("off")
                 continue
             run, spec = group[col], grid_spec(group[col])
-            cells = np.full(spec.cells, np.nan)
-            cells[run.archive["index"]] = run.archive["objective"]
-            (t0, t1), (h0, h1) = spec.ranges
-            image = ax.imshow(cells.reshape(spec.dims).T, origin="lower", extent=(t0, t1, h0, h1),
-                              aspect="auto", cmap="viridis", vmin=OBJECTIVE_RANGE[0], vmax=OBJECTIVE_RANGE[1])
+            shown, dims, ((x0, x1), (y0, y1)) = plane(run.archive, spec)
+            cells = np.full(int(np.prod(dims)), np.nan)
+            cells[shown["index"]] = shown["objective"]
+            image = ax.imshow(cells.reshape(dims).T, origin="lower", extent=(x0, x1, y0, y1),
+                              aspect="auto", cmap="viridis", vmin=spec.objective_range[0],
+                              vmax=spec.objective_range[1])
             ax.set_title(f"{run.label}, seed {run.seed}\n{run.n_evaluations} evaluations", fontsize=9)
-            ax.set_xlabel("average turns", fontsize=8)
-            ax.set_ylabel("average hand size", fontsize=8)
-    fig.colorbar(image, ax=axes, label="average health difference", shrink=0.8)
+            measures = spec.behavior.measures
+            ax.set_xlabel(describe(measures[0]), fontsize=8)
+            ax.set_ylabel(describe(measures[1]) if len(measures) > 1 else "", fontsize=8)
+    fig.colorbar(image, ax=axes, label=describe(grid_spec(runs[0]).behavior.objective), shrink=0.8)
     return _save(fig, out, "archive_heatmaps")
 
 

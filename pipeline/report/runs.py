@@ -13,9 +13,10 @@ from ..state import checkpoint as ckpt
 from ..state.config import differences
 
 # Config sections that must agree for runs to be compared: the problem itself (deck space,
-# opponents and their game count, the player, the archive). Algorithm, surrogate, seed and
-# budget may differ: that is what a report compares.
-COMPARABLE_SECTIONS = ("deck_space", "opponents", "strategy", "archive")
+# opponents and their game count, the player). Algorithm, surrogate, seed and budget may differ:
+# that is what a report compares; runs of different behaviour spaces (archive) are compared within
+# their space only (group_by_space).
+COMPARABLE_SECTIONS = ("deck_space", "opponents", "strategy")
 
 # Display names and the paper's row order of Table 1.
 LABELS = {
@@ -123,8 +124,8 @@ def check_contents(run: Run) -> None:
 
 
 def check_comparable(runs: list[Run]) -> None:
-    """Runs of different problems (deck space, opponents or game count, player, archive)
-    cannot share a table: say which key differs between which two runs."""
+    """Runs of different problems (deck space, opponents or game count, player) cannot share a
+    report: say which key differs between which two runs."""
     first = runs[0]
     for run in runs[1:]:
         for section in COMPARABLE_SECTIONS:
@@ -132,12 +133,12 @@ def check_comparable(runs: list[Run]) -> None:
             if diff:
                 raise ReportError(f"runs are not comparable: {first.path} and {run.path} differ in "
                                   f"{'; '.join(diff[:3])}")
-    seen: dict[tuple[str, int], Path] = {}
+    seen: dict[tuple, Path] = {}
     for run in runs:
-        key = (run.algorithm, run.seed)
+        key = (grid_spec(run), run.algorithm, run.seed)
         if key in seen:
             raise ReportError(f"two runs of {run.algorithm} with seed {run.seed} ({seen[key]} and "
-                              f"{run.path}): each trial must appear once")
+                              f"{run.path}) in one behaviour space: each trial must appear once")
         seen[key] = run.path
 
 
@@ -152,6 +153,14 @@ def load_runs(paths: list[Path]) -> list[Run]:
     return runs
 
 
+def group_by_space(runs: list[Run]) -> dict:
+    """The runs per behaviour space (archive settings), in order of first appearance."""
+    groups: dict = {}
+    for run in runs:
+        groups.setdefault(grid_spec(run), []).append(run)
+    return groups
+
+
 def group_by_algorithm(runs: list[Run]) -> dict[str, list[Run]]:
     groups: dict[str, list[Run]] = {}
     for run in runs:
@@ -160,10 +169,9 @@ def group_by_algorithm(runs: list[Run]) -> dict[str, list[Run]]:
 
 
 def grid_spec(run: Run):
-    from ..search.archives import GridSpec
+    from ..search.archives import ArchiveSpec
     a = run.config["archive"]
-    return GridSpec(dims=tuple(int(d) for d in a["dims"]),
-                    ranges=tuple((float(lo), float(hi)) for lo, hi in a["ranges"]))
+    return ArchiveSpec.from_config(a)
 
 
 def deck_space(run: Run):

@@ -12,7 +12,7 @@ import h5py
 import numpy as np
 import yaml
 
-from ..search.archives import OBJECTIVE_RANGE, GridSpec
+from ..search.archives import OBJECTIVE_RANGE, ArchiveSpec
 from ..search.strategy_search import ARCHIVE, BEST_FILE, EVALUATIONS, GROUPS, check_evaluations
 from ..state import checkpoint as ckpt
 from ..state.config import differences
@@ -38,10 +38,9 @@ class StrategyRun:
         return f"{self.config['algorithm']['name']} seed {self.seed}"
 
     @property
-    def spec(self) -> GridSpec:
+    def spec(self) -> ArchiveSpec:
         a = self.config["archive"]
-        return GridSpec(dims=tuple(int(d) for d in a["dims"]),
-                        ranges=tuple((float(lo), float(hi)) for lo, hi in a["ranges"]))
+        return ArchiveSpec.from_config(a)
 
 
 def is_strategy_run(run_dir: Path) -> bool:

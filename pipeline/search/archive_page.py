@@ -14,10 +14,9 @@ import json
 import numpy as np
 
 from ..deck_space import DeckSpace
-from .archives import OBJECTIVE_RANGE, GridSpec
+from ..behavior_space import describe
+from .archives import ArchiveSpec, plane
 
-# The archive's two measures, in the order of its grid axes (workers.protocol.results.TARGET_NAMES[1:3]).
-MEASURE_LABELS = ("average number of own turns", "average hand size")
 TARGET_LABELS = {
     "health_difference": "health difference (fitness)", "turns": "own turns", "hand_size": "hand size",
     "win_rate": "win rate", "damage_per_turn": "minion damage per turn",
@@ -27,10 +26,11 @@ TARGET_LABELS = {
 }
 
 
-def page_data(arrays: dict[str, np.ndarray], spec: GridSpec, space: DeckSpace, title: str) -> dict:
+def page_data(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace, title: str) -> dict:
     """What the page's script draws, from archive arrays (pipeline.search.archives.archive_arrays
     or a checkpoint's real_archive group)."""
     from workers.protocol.results import TARGET_NAMES
+    arrays, dims, ranges = plane(arrays, spec)  # a third measure: each cell's best over it
     solutions = np.asarray(arrays["solution"])
     if len(solutions) and solutions.shape[1] != space.size:
         raise ValueError(f"the archive's decks have {solutions.shape[1]} card slots, the deck space {space.size}")
@@ -49,10 +49,15 @@ def page_data(arrays: dict[str, np.ndarray], spec: GridSpec, space: DeckSpace, t
             "deck": [[slot[int(c)], int(deck[c])] for c in held],
             "code": space.deck_code(deck),
         })
+    names = spec.behavior.measures
+    axes = [describe(names[0]), describe(names[1]) if len(names) > 1 else ""]
+    if len(names) == 3:
+        axes[1] += f" (each cell: the best over {describe(names[2])})"
     return {
-        "title": title, "dims": [int(d) for d in spec.dims],
-        "ranges": [[float(lo), float(hi)] for lo, hi in spec.ranges],
-        "measures": list(MEASURE_LABELS), "fitness_range": list(OBJECTIVE_RANGE),
+        "title": title, "dims": [int(d) for d in dims],
+        "ranges": [[float(lo), float(hi)] for lo, hi in ranges],
+        "measures": axes, "names": [describe(n) for n in names],
+        "fitness": describe(spec.behavior.objective), "fitness_range": list(spec.objective_range),
         "targets": [[name, TARGET_LABELS.get(name, name)] for name in TARGET_NAMES],
         "cards": [[space.names[c], int(space.costs[c]), space.cards[c].type] for c in used],
         "elites": elites,
@@ -66,7 +71,7 @@ def render(data: dict) -> str:
             .replace("__DATA__", payload).replace("__SCRIPT__", SCRIPT))
 
 
-def archive_html(arrays: dict[str, np.ndarray], spec: GridSpec, space: DeckSpace, title: str) -> str:
+def archive_html(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace, title: str) -> str:
     return render(page_data(arrays, spec, space, title))
 
 
@@ -147,7 +152,7 @@ function drawGrid() {
     parts.push(`<text x="${bx + 20}" y="${y + 4}" font-size="12">${v}</text>`);
   }
   parts.push(`<text transform="translate(${bx + 58} ${T + H / 2}) rotate(90)" text-anchor="middle" font-size="13">` +
-             `fitness: average health difference</text>`);
+             `fitness: ${esc(D.fitness)}</text>`);
   svg.innerHTML = parts.join("");
   svg.addEventListener("mouseover", ev => hover(ev));
   svg.addEventListener("mousemove", ev => moveTip(ev));
@@ -160,8 +165,8 @@ function elite(node) { return node && node.classList.contains("cell") ? D.elites
 function hover(ev) {
   const tip = document.getElementById("tip"), e = elite(ev.target);
   if (!e) { tip.style.display = "none"; return; }
-  tip.innerHTML = `fitness <b>${signed(e.f)}</b><br>win rate ${fmt(100 * e.t[WIN], 1)}%<br>` +
-                  `${esc(D.measures[0])}: ${fmt(e.m[0])}<br>${esc(D.measures[1])}: ${fmt(e.m[1])}`;
+  tip.innerHTML = `${esc(D.fitness)} <b>${signed(e.f)}</b><br>win rate ${fmt(100 * e.t[WIN], 1)}%<br>` +
+                  D.names.map((n, i) => `${esc(n)}: ${fmt(e.m[i])}`).join("<br>");
   tip.style.display = "block";
   moveTip(ev);
 }

@@ -9,31 +9,59 @@ archive at the end.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from ribs.archives import GridArchive
 
-OBJECTIVE_RANGE = (-30.0, 30.0)
+from ..behavior_space import BehaviorSpace
+
+OBJECTIVE_RANGE = (-30.0, 30.0)  # the paper's objective, the health difference
 
 
 @dataclass(frozen=True)
-class GridSpec:
-    dims: tuple[int, int] = (40, 40)
-    ranges: tuple[tuple[float, float], tuple[float, float]] = ((5.0, 15.0), (1.0, 7.0))
+class ArchiveSpec:
+    """The archive: its behaviour space (objective and 1 to 3 measures by name) and per measure
+    its cells and [low, high] range (archive.dims, archive.ranges)."""
+    dims: tuple[int, ...] = (40, 40)
+    ranges: tuple[tuple[float, float], ...] = ((5.0, 15.0), (1.0, 7.0))
     epsilon: float = 1e-6  # ribs' default, kept so both archives map measures identically
+    behavior: BehaviorSpace = field(default_factory=BehaviorSpace)
 
     @classmethod
-    def from_config(cls, cfg) -> "GridSpec":
-        return cls(dims=tuple(int(d) for d in cfg.dims),
-                   ranges=tuple((float(lo), float(hi)) for lo, hi in cfg.ranges))
+    def from_config(cls, cfg) -> "ArchiveSpec":
+        """From the config's `archive` (an OmegaConf node or a plain dict, as a run's config.yaml)."""
+        return cls(dims=tuple(int(d) for d in cfg["dims"]),
+                   ranges=tuple((float(lo), float(hi)) for lo, hi in cfg["ranges"]),
+                   behavior=BehaviorSpace.from_config(cfg))
+
+    @property
+    def objective_range(self) -> tuple[float, float]:
+        return self.behavior.objective_range
 
     @property
     def cells(self) -> int:
         return int(np.prod(self.dims))
 
 
-def make_archive(spec: GridSpec, solution_dim: int, n_targets: int = 12) -> GridArchive:
+def plane(arrays: dict[str, np.ndarray], spec: ArchiveSpec) -> tuple[dict[str, np.ndarray], tuple, tuple]:
+    """The archive on a plane, for pictures: the first two measures as axes (one measure: a row
+    of cells), and with a third measure each plane cell's best elite over it. Returns the elites
+    kept, with `index` the plane cell, and the plane's dims and ranges."""
+    dims, ranges = tuple(spec.dims[:2]), tuple(spec.ranges[:2])
+    if len(dims) == 1:
+        dims, ranges = (dims[0], 1), (ranges[0], (0.0, 1.0))
+    cells = np.asarray(arrays["index"], dtype=np.int64)
+    if len(spec.dims) == 3:
+        cells = cells // spec.dims[2]
+    best = np.lexsort((-np.asarray(arrays["objective"]), cells))  # per plane cell, the best first
+    first = best[np.r_[True, cells[best][1:] != cells[best][:-1]]] if len(cells) else best
+    kept = {k: np.asarray(v)[first] for k, v in arrays.items()}
+    kept["index"] = cells[first]
+    return kept, dims, ranges
+
+
+def make_archive(spec: ArchiveSpec, solution_dim: int, n_targets: int = 12) -> GridArchive:
     """A ribs archive whose elites carry their evaluation id and all targets.
 
     threshold_min = -inf and learning_rate = 1 (ribs defaults) give the classic MAP-Elites
@@ -72,16 +100,21 @@ def uniform_elites(archive: GridArchive, rng: np.random.Generator, n: int) -> np
 
 class SurrogateGrid:
     """Numpy grid archive with ribs' GridArchive cell mapping and insertion rule; the inner
-    loop's compiled kernels (inner_kernel.py) work on its arrays in place."""
+    loop's compiled kernels (inner_kernel.py) work on its arrays in place. Its objective and
+    measures are those of the behaviour space; `targets` keeps what the surrogate predicted."""
 
-    def __init__(self, spec: GridSpec, solution_dim: int, n_targets: int):
+    def __init__(self, spec: ArchiveSpec, solution_dim: int, n_targets: int):
         self.spec = spec
+        k = len(spec.dims)
         self.dims = np.array(spec.dims, dtype=np.int64)
         self.lower = np.array([r[0] for r in spec.ranges], dtype=np.float64)
         self.interval = np.array([r[1] - r[0] for r in spec.ranges], dtype=np.float64)
+        self.bounds = np.zeros((k, 0))  # a sliding map's boundaries per measure (none: uniform cells)
+        self.n_bounds = np.zeros(k, dtype=np.int64)
+        self.centroids = np.zeros((0, k))  # a CVT archive's centroids (none: a grid)
         self.objective = np.full(spec.cells, -np.inf)
         self.solution = np.zeros((spec.cells, solution_dim), dtype=np.int16)
-        self.measures = np.zeros((spec.cells, 2))
+        self.measures = np.zeros((spec.cells, k))
         self.targets = np.zeros((spec.cells, n_targets))
         self.occupied = np.zeros(spec.cells, dtype=bool)
         # Cells in order of first occupation: uniform parent draws in O(1).
@@ -92,15 +125,20 @@ class SurrogateGrid:
         return int(self.n_occ[0])
 
     def kernel_args(self) -> tuple:
-        return (self.dims, self.lower, self.interval, self.spec.epsilon, self.objective,
-                self.solution, self.measures, self.targets, self.occupied, self.occ_list, self.n_occ)
+        return (self.dims, self.lower, self.interval, self.spec.epsilon, self.bounds, self.n_bounds,
+                self.centroids, self.objective, self.solution, self.measures, self.targets, self.occupied,
+                self.occ_list, self.n_occ)
 
-    def add(self, solutions: np.ndarray, predictions: np.ndarray) -> int:
-        """Insert a batch; predictions hold objective, turns, hand size (then any other
-        targets) per row. ribs' rule; returns how many cells changed."""
+    def add(self, solutions: np.ndarray, predictions: np.ndarray, behavior: np.ndarray | None = None) -> int:
+        """Insert a batch: `behavior` holds each row's objective and measures, `predictions`
+        the surrogate's outputs (by default also the behaviour: objective, then the measures).
+        ribs' rule; returns how many cells changed."""
         from .inner_kernel import insert_batch
-        return insert_batch(np.asarray(solutions, dtype=np.int16),
-                            np.asarray(predictions, dtype=np.float64), *self.kernel_args())
+        predictions = np.asarray(predictions, dtype=np.float64)
+        if behavior is None:
+            behavior = predictions[:, :1 + len(self.dims)]
+        return insert_batch(np.asarray(solutions, dtype=np.int16), predictions,
+                            np.ascontiguousarray(behavior, dtype=np.float64), *self.kernel_args())
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
         cells = self.occ_list[(rng.random(n) * self.n_occ[0]).astype(np.int64)]
@@ -127,11 +165,12 @@ class SurrogateGrid:
 
 
 # --- metrics ------------------------------------------------------------------------------
-def qd_metrics(archive: GridArchive, spec: GridSpec) -> dict[str, float]:
-    """The paper's numbers: QD-score = sum (f + 30) / 60, coverage, max fitness, max win rate."""
+def qd_metrics(archive: GridArchive, spec: ArchiveSpec) -> dict[str, float]:
+    """The paper's numbers: QD-score = sum (f - low) / (high - low) over the elites, (f + 30) / 60
+    for the health difference, coverage, max fitness, max win rate."""
     data = archive_arrays(archive)
     f = data["objective"]
-    lo, hi = OBJECTIVE_RANGE
+    lo, hi = spec.objective_range
     if not len(f):
         return {"qd_score": 0.0, "coverage": 0.0, "max_fitness": float("nan"),
                 "max_win_rate": float("nan"), "elites": 0}
@@ -144,9 +183,13 @@ def qd_metrics(archive: GridArchive, spec: GridSpec) -> dict[str, float]:
     }
 
 
-def ccdf(archive: GridArchive, spec: GridSpec, thresholds=None) -> tuple[np.ndarray, np.ndarray]:
-    """Percentage of all cells whose elite has f > t, for t = -30 ... 30."""
-    thresholds = np.arange(-30, 31) if thresholds is None else np.asarray(thresholds)
+def ccdf(archive: GridArchive, spec: ArchiveSpec, thresholds=None) -> tuple[np.ndarray, np.ndarray]:
+    """Percentage of all cells whose elite has f > t, for 61 thresholds t over the objective's
+    range (-30 ... 30 for the health difference)."""
+    if thresholds is None:
+        lo, hi = spec.objective_range
+        thresholds = np.arange(-30, 31) if (lo, hi) == OBJECTIVE_RANGE else np.linspace(lo, hi, 61)
+    thresholds = np.asarray(thresholds)
     f = archive_arrays(archive)["objective"]
     share = (f[None, :] > thresholds[:, None]).sum(axis=1) / spec.cells * 100.0
     return thresholds, share

@@ -26,7 +26,8 @@ from ..run_errors import CheckpointError
 from ..state import checkpoint as ckpt
 from ..state.config import identity_hash
 from . import run_files
-from .archives import GridSpec, SurrogateGrid, archive_arrays, make_archive, qd_metrics, restore_archive
+from .archives import ArchiveSpec, SurrogateGrid, archive_arrays, make_archive, qd_metrics, restore_archive
+from ..behavior_space import card_features
 from .emitters import DeckMutationEmitter
 from .inner_loop import run_inner_loop
 from .progress import progress_bar
@@ -70,7 +71,8 @@ class Search:
     def __init__(self, cfg, run_dir: Path, space: DeckSpace, evaluator, config_yaml: str):
         self.cfg, self.algo, self.run_dir = cfg, cfg.algorithm, Path(run_dir)
         self.space, self.evaluator, self.config_yaml = space, evaluator, config_yaml
-        self.spec = GridSpec.from_config(cfg.archive)
+        self.spec = ArchiveSpec.from_config(cfg.archive)
+        self.behavior = self.spec.behavior
         self.identity = identity_hash(cfg)
         self.budget = int(self.algo.budget)
         self.archive = make_archive(self.spec, space.size, N_TARGETS)
@@ -89,7 +91,8 @@ class Search:
         self._eval_bar = None
         if self.algo.kind == "surrogate":
             self.surrogate = Surrogate.from_config(self.algo.model, cfg.surrogate, space.size,
-                                                   int(self.algo.targets), seed=int(cfg.seed))
+                                                   self.behavior.surrogate_outputs(int(self.algo.targets)),
+                                                   seed=int(cfg.seed))
 
     @property
     def evaluations(self) -> int:
@@ -177,8 +180,8 @@ class Search:
             if len(ev["decks"]) < 2:
                 raise CheckpointError(f"{source.path} holds {len(ev['decks'])} evaluations, too few to train on")
             with self._bar(total=int(source.epochs), desc="offline training", unit="epoch") as bar:
-                stats = self.surrogate.fit(ev["decks"], ev["targets"], self.rng,
-                                           epochs=int(source.epochs), progress=bar)
+                stats = self.surrogate.fit(ev["decks"], self._surrogate_targets(ev["targets"], ev["decks"]),
+                                           self.rng, epochs=int(source.epochs), progress=bar)
             self._log({"offline_training_examples": len(ev["decks"]), **stats})
 
     # --- the loop ------------------------------------------------------------------------
@@ -270,7 +273,7 @@ class Search:
         start = time.perf_counter()
         if self.algo.train_online:
             with self._bar(total=int(self.cfg.surrogate.epochs), desc="training", unit="epoch") as bar:
-                log.update(self.surrogate.fit(self.decks, self.targets, self.rng, progress=bar))
+                log.update(self.surrogate.fit(self.decks, self._surrogate_targets(), self.rng, progress=bar))
         log["train_s"] = time.perf_counter() - start
 
     def _inner_loop(self, log: dict) -> SurrogateGrid:
@@ -282,7 +285,8 @@ class Search:
         with self._bar(total=int(inner.iterations) * int(inner.batch_size), desc="inner loop",
                        unit="pred", unit_scale=True) as bar:
             run_inner_loop(self.space, self.surrogate.kernel_weights(), grid, self.rng,
-                           int(inner.iterations), int(inner.batch_size), int(inner.initial), progress=bar)
+                           int(inner.iterations), int(inner.batch_size), int(inner.initial), progress=bar,
+                           sources=(*self.behavior.sources(int(self.algo.targets)), card_features(self.space)))
         log["inner_loop_s"] = time.perf_counter() - start
         log["surrogate_elites"] = len(grid)
         self.grid = grid
@@ -337,7 +341,8 @@ class Search:
         """These decks of the batch, with their results, to the real archive and the evaluations."""
         decks, ids = flight.decks[part], flight.ids[part]
         targets = np.array([r.targets() for r in results], dtype=np.float64)
-        self.archive.add(decks, targets[:, 0], targets[:, 1:3], eval_id=ids, targets=targets)
+        objective, measures = self.behavior.values(targets, decks, self.space)
+        self.archive.add(decks, objective, measures, eval_id=ids, targets=targets)
         self.decks = np.concatenate([self.decks, decks])
         self.targets = np.concatenate([self.targets, targets])
         self.sources = np.concatenate([self.sources, np.full(len(decks), flight.source, np.int8)])
@@ -396,7 +401,7 @@ class Search:
             run_files.write_heatmap(self.run_dir, self.archive, self.spec,
                                     f"{self.algo.name}: {self.evaluations} evaluations")
             run_files.write_best_decks(self.run_dir, self.archive, self.space,
-                                       int(self.cfg.report.best_decks))
+                                       int(self.cfg.report.best_decks), self.spec)
             run_files.write_ccdf(self.run_dir, self.archive, self.spec)
             run_files.write_archive_page(self.run_dir, self.archive, self.spec, self.space,
                                          f"{self.cfg.name}: {self.algo.name}, seed {self.cfg.seed}, "
@@ -404,7 +409,14 @@ class Search:
 
     # --- helpers -------------------------------------------------------------------------
     def _new_grid(self) -> SurrogateGrid:
-        return SurrogateGrid(self.spec, self.space.size, int(self.algo.targets))
+        return SurrogateGrid(self.spec, self.space.size, self.behavior.surrogate_outputs(int(self.algo.targets)))
+
+    def _surrogate_targets(self, targets=None, decks=None) -> np.ndarray:
+        """What the surrogate learns of each evaluation (default: this run's): the statistics
+        of its outputs."""
+        targets, decks = (self.targets, self.decks) if targets is None else (targets, decks)
+        stats = self.behavior.statistics(targets, decks, self.space)
+        return stats[:, self.behavior.surrogate_columns(int(self.algo.targets))]
 
     def _bar(self, **kw):
         kw.setdefault("leave", False)

@@ -15,13 +15,52 @@ MAX_CHANGE = 30  # K is capped at the deck size
 
 
 @njit(cache=True)
-def cell_of(m0, m1, dims, lower, interval, eps):
-    """ribs GridArchive.index_of for one point: same float operations, truncation, clip."""
-    g0 = np.int32((dims[0] * (m0 - lower[0]) + eps) / interval[0])
-    g1 = np.int32((dims[1] * (m1 - lower[1]) + eps) / interval[1])
-    g0 = min(max(g0, 0), dims[0] - 1)
-    g1 = min(max(g1, 0), dims[1] - 1)
-    return g0 * dims[1] + g1
+def cell_of(m, dims, lower, interval, eps, bounds, n_bounds, centroids):
+    """The cell of measures `m`: with centroids (a CVT archive), the nearest centroid; with
+    boundaries (a sliding map), per measure the last boundary below it; else ribs'
+    GridArchive.index_of (same float operations, truncation, clip), row-major over the measures."""
+    if centroids.shape[0]:
+        best, nearest = np.inf, 0
+        for c in range(centroids.shape[0]):
+            d = 0.0
+            for i in range(m.shape[0]):
+                d += (m[i] - centroids[c, i]) ** 2
+            if d < best:
+                best, nearest = d, c
+        return nearest
+    cell = 0
+    for i in range(m.shape[0]):
+        if n_bounds[i]:
+            g = np.int64(np.searchsorted(bounds[i, :n_bounds[i]], m[i])) - 1  # boundaries below m[i]
+            g = min(max(g, 0), dims[i] - 1)
+        else:
+            g = np.int64(np.int32((dims[i] * (m[i] - lower[i]) + eps) / interval[i]))
+            g = min(max(g, 0), dims[i] - 1)
+        cell = cell * dims[i] + g
+    return cell
+
+
+@njit(cache=True)
+def behavior_of(counts, pred, kinds, indices, card_features, deck_size, out):
+    """The objective and measures of one deck (`out`): each from the surrogate's prediction or,
+    for a deck-level statistic, exactly from the deck (pipeline.behavior_space.BehaviorSpace.sources)."""
+    for v in range(kinds.shape[0]):
+        if kinds[v] == 0:
+            out[v] = np.float64(pred[indices[v]])
+        elif kinds[v] == 1:
+            total = 0.0
+            for i in range(counts.shape[0]):
+                total += counts[i] * card_features[i, indices[v]]
+            out[v] = total
+        else:  # the population variance of the deck's costs (column 0: cost)
+            mean = 0.0
+            for i in range(counts.shape[0]):
+                mean += counts[i] * card_features[i, 0]
+            mean /= deck_size
+            spread = 0.0
+            for i in range(counts.shape[0]):
+                spread += counts[i] * (card_features[i, 0] - mean) ** 2
+            out[v] = spread / deck_size
 
 
 @njit(cache=True, fastmath=True)
@@ -70,15 +109,16 @@ def predict_batch(decks, w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out):
 
 
 @njit(cache=True)
-def insert_batch(decks, preds, dims, lower, interval, eps,
+def insert_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds, centroids,
                  objective, solution, measures, targets, occupied, occ_list, n_occ):
     """ribs' insertion rule: an entry enters its cell only with a strictly higher objective;
-    in batch order, so among equal best newcomers the first one wins. Returns cells changed."""
+    in batch order, so among equal best newcomers the first one wins. `behavior` holds each
+    deck's objective and measures, `preds` what the surrogate predicted (kept as its targets).
+    Returns cells changed."""
     changed = 0
     for b in range(decks.shape[0]):
-        f = np.float64(preds[b, 0])
-        m0, m1 = np.float64(preds[b, 1]), np.float64(preds[b, 2])
-        cell = cell_of(m0, m1, dims, lower, interval, eps)
+        f = behavior[b, 0]
+        cell = cell_of(behavior[b, 1:], dims, lower, interval, eps, bounds, n_bounds, centroids)
         if f > objective[cell]:
             if not occupied[cell]:
                 occupied[cell] = True
@@ -86,12 +126,20 @@ def insert_batch(decks, preds, dims, lower, interval, eps,
                 n_occ[0] += 1
             objective[cell] = f
             solution[cell, :] = decks[b]
-            measures[cell, 0] = m0
-            measures[cell, 1] = m1
+            for i in range(measures.shape[1]):
+                measures[cell, i] = behavior[b, 1 + i]
             for t in range(preds.shape[1]):
                 targets[cell, t] = preds[b, t]
             changed += 1
     return changed
+
+
+@njit(cache=True)
+def behavior_batch(decks, preds, kinds, indices, card_features, deck_size):
+    out = np.empty((decks.shape[0], kinds.shape[0]), dtype=np.float64)
+    for b in range(decks.shape[0]):
+        behavior_of(decks[b], preds[b], kinds, indices, card_features, deck_size, out[b])
+    return out
 
 
 @njit(cache=True)
@@ -130,7 +178,8 @@ def mutate_one(parent, limits, k, u_remove, u_add, deck_size, out):
 @njit(cache=True, nogil=True)  # the Dask client and scheduler threads go on meanwhile
 def run_block(u_parent, ks, u_remove, u_add, limits, deck_size,
               w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out,
-              dims, lower, interval, eps,
+              kinds, indices, card_features,
+              dims, lower, interval, eps, bounds, n_bounds, centroids,
               objective, solution, measures, targets, occupied, occ_list, n_occ):
     """Steps of the inner loop: draw parents uniformly from the occupied cells, mutate,
     predict, insert; each step's batch is built from the archive as it was before it."""
@@ -142,6 +191,7 @@ def run_block(u_parent, ks, u_remove, u_add, limits, deck_size,
             parent = solution[occ_list[int(u_parent[s, b] * n_occ[0])]]
             mutate_one(parent, limits, ks[s, b], u_remove[s, b], u_add[s, b], deck_size, decks[b])
         preds = predict_batch(decks, w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out)
-        changed += insert_batch(decks, preds, dims, lower, interval, eps,
-                                objective, solution, measures, targets, occupied, occ_list, n_occ)
+        behavior = behavior_batch(decks, preds, kinds, indices, card_features, deck_size)
+        changed += insert_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds,
+                                centroids, objective, solution, measures, targets, occupied, occ_list, n_occ)
     return changed

@@ -10,7 +10,7 @@ import numpy as np
 from ..deck_space import DeckSpace
 from ..state.checkpoint import new_private_file, write_error
 from .archive_page import archive_html
-from .archives import OBJECTIVE_RANGE, GridSpec, archive_arrays, ccdf
+from .archives import ArchiveSpec, archive_arrays, ccdf, plane
 
 METRICS_FILE = "metrics.jsonl"
 HEATMAP_FILE = "archive_heatmap.png"
@@ -44,23 +44,28 @@ def write_metrics(run_dir: Path, history: list[dict]) -> None:
     _replace(Path(run_dir) / METRICS_FILE, write)
 
 
-def write_heatmap(run_dir: Path, archive, spec: GridSpec, title: str) -> None:
+def write_heatmap(run_dir: Path, archive, spec: ArchiveSpec, title: str) -> None:
+    """The elites' objective over the first two measures (with a third: each cell's best over
+    it; with one: a single row)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    data = archive_arrays(archive)
-    grid = np.full(spec.cells, np.nan)
+    from ..behavior_space import describe
+    data, dims, ((x0, x1), (y0, y1)) = plane(archive_arrays(archive), spec)
+    grid = np.full(int(np.prod(dims)), np.nan)
     grid[data["index"]] = data["objective"]
-    grid = grid.reshape(spec.dims)  # [turns cell, hand-size cell]
-    (t0, t1), (h0, h1) = spec.ranges
+    names = spec.behavior.measures
     fig, ax = plt.subplots(figsize=(6.4, 5.2))
-    image = ax.imshow(grid.T, origin="lower", extent=(t0, t1, h0, h1), aspect="auto",
-                      cmap="viridis", vmin=OBJECTIVE_RANGE[0], vmax=OBJECTIVE_RANGE[1])
-    fig.colorbar(image, ax=ax, label="average health difference")
-    ax.set_xlabel("average number of turns")
-    ax.set_ylabel("average hand size")
-    ax.set_title(title)
+    image = ax.imshow(grid.reshape(dims).T, origin="lower", extent=(x0, x1, y0, y1), aspect="auto",
+                      cmap="viridis", vmin=spec.objective_range[0], vmax=spec.objective_range[1])
+    fig.colorbar(image, ax=ax, label=describe(spec.behavior.objective))
+    ax.set_xlabel(describe(names[0]))
+    ax.set_ylabel(describe(names[1]) if len(names) > 1 else "")
+    if len(names) == 1:
+        ax.set_yticks([])
+    ax.set_title(title if len(names) < 3 else f"{title}\n(each cell: the best over {describe(names[2])})",
+                 fontsize=10 if len(names) == 3 else None)
     fig.tight_layout()
     _replace(Path(run_dir) / HEATMAP_FILE, lambda tmp: fig.savefig(tmp, format="png", dpi=100))
     plt.close(fig)
@@ -84,26 +89,29 @@ def best_decks(archive, space: DeckSpace, n: int) -> list[dict]:
     return decks
 
 
-def write_best_decks(run_dir: Path, archive, space: DeckSpace, n: int) -> None:
+def write_best_decks(run_dir: Path, archive, space: DeckSpace, n: int, spec: ArchiveSpec | None = None) -> None:
+    behavior = (spec or ArchiveSpec()).behavior
+    short = {name: name.replace("_", " ") for name in behavior.names}
     decks = best_decks(archive, space, n)
     lines = ["# Best decks of the real archive", ""]
     for rank, d in enumerate(decks, 1):
         t = d["targets"]
-        lines += [f"## {rank}. health difference {d['objective']:+.2f}, win rate {t['win_rate']:.1%}, "
-                  f"turns {d['measures'][0]:.2f}, hand size {d['measures'][1]:.2f} (evaluation {d['eval_id']})",
+        said = ", ".join(f"{short[name]} {value:.2f}" for name, value in zip(behavior.measures, d["measures"]))
+        lines += [f"## {rank}. {short[behavior.objective]} {d['objective']:+.2f}, win rate {t['win_rate']:.1%}, "
+                  f"{said} (evaluation {d['eval_id']})",
                   "", f"Deck code: `{d['deck_code']}`", "", *[f"- {c}" for c in d["cards"]], ""]
     _replace(Path(run_dir) / BEST_DECKS_FILE, lambda tmp: Path(tmp).write_text("\n".join(lines)))
     _replace(Path(run_dir) / BEST_DECKS_JSON, lambda tmp: Path(tmp).write_text(json.dumps(decks, indent=1)))
 
 
-def write_ccdf(run_dir: Path, archive, spec: GridSpec) -> None:
+def write_ccdf(run_dir: Path, archive, spec: ArchiveSpec) -> None:
     """The paper's CCDF: % of all cells whose elite has f > t, t = -30 ... 30."""
     thresholds, share = ccdf(archive, spec)
     text = "threshold,percent_of_cells\n" + "".join(f"{t},{p:.4f}\n" for t, p in zip(thresholds, share))
     _replace(Path(run_dir) / CCDF_FILE, lambda tmp: Path(tmp).write_text(text))
 
 
-def write_archive_page(run_dir: Path, archive, spec: GridSpec, space: DeckSpace, title: str) -> None:
+def write_archive_page(run_dir: Path, archive, spec: ArchiveSpec, space: DeckSpace, title: str) -> None:
     """archive.html: the archive to explore in a browser, rewritten with the other files so
     that it can be opened (and reloaded) while the run goes on."""
     text = archive_html(archive_arrays(archive), spec, space, title)

@@ -30,7 +30,7 @@ from ..run_errors import CheckpointError
 from ..state import checkpoint as ckpt
 from ..state.config import identity_hash
 from . import run_files
-from .archives import GridSpec, archive_arrays, qd_metrics
+from .archives import ArchiveSpec, archive_arrays, qd_metrics
 from .progress import progress_bar
 
 N_TARGETS = 12
@@ -44,7 +44,7 @@ REFERENCE = DATA / "player_strategy_nn.json"
 
 
 # --- the ribs objects ---------------------------------------------------------------------------
-def make_scheduler(cfg, spec: GridSpec, x0: np.ndarray):
+def make_scheduler(cfg, spec: ArchiveSpec, x0: np.ndarray):
     """The archive, emitters and scheduler of a run, every generator seeded from the run seed."""
     from ribs.archives import GridArchive
     from ribs.emitters import EvolutionStrategyEmitter
@@ -133,7 +133,7 @@ class StrategySearch:
         self.cfg, self.algo, self.settings = cfg, cfg.algorithm, cfg.strategy_search
         self.run_dir, self.space, self.evaluator = Path(run_dir), space, evaluator
         self.config_yaml = config_yaml
-        self.spec = GridSpec.from_config(cfg.archive)
+        self.spec = ArchiveSpec.from_config(cfg.archive)
         self.identity = identity_hash(cfg)
         self.deck = fixed_deck(cfg, space)
         self.scheduler = make_scheduler(cfg, self.spec, initial_point(cfg))
@@ -205,7 +205,8 @@ class StrategySearch:
         results = self.evaluator.evaluate(decks, ids, progress=bar,
                                           strategies=[tuple(float(w) for w in s) for s in solutions])
         targets = np.array([r.targets() for r in results], dtype=np.float64)
-        self.scheduler.tell(targets[:, 0], targets[:, 1:3], eval_id=ids, targets=targets)
+        objective, measures = self.spec.behavior.values(targets, decks, self.space)
+        self.scheduler.tell(objective, measures, eval_id=ids, targets=targets)
         self.iteration += 1
         self.weights = np.concatenate([self.weights, solutions])
         self.targets = np.concatenate([self.targets, targets])
@@ -216,8 +217,8 @@ class StrategySearch:
             "evaluations": self.evaluations, "iteration": self.iteration,
             **{k: float(v) for k, v in m.items()},
             "best_objective": float(m["max_fitness"]),
-            "batch_best_objective": float(targets[:, 0].max()),
-            "batch_mean_objective": float(targets[:, 0].mean()),
+            "batch_best_objective": float(objective.max()),
+            "batch_mean_objective": float(objective.mean()),
             "batch_wall_s": float(timing.wall_s), "worker_game_time_share": float(timing.game_time_share),
             "game_errors": int(sum(len(r.errors) for r in results))})
 

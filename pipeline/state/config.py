@@ -20,6 +20,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES  # both engines play 30-card decks
 
+from ..behavior_space import KNOWN_OBJECTIVE_RANGES, STATISTICS
 from ..cluster.local import default_workers
 from ..run_errors import ConfigError
 
@@ -130,6 +131,9 @@ class StrategySearchCfg:
 
 @dataclass
 class ArchiveCfg:
+    objective: str = "health_difference"  # a statistic's name (pipeline/search/behavior.py: STATISTICS)
+    measures: list[str] = field(default_factory=lambda: ["turns", "hand_size"])  # 1 to 3 names
+    objective_range: Optional[list[float]] = None  # for the QD-score; null: known for health_difference, win_rate
     dims: list[int] = field(default_factory=lambda: [40, 40])
     ranges: list[list[float]] = field(default_factory=lambda: [[5.0, 15.0], [1.0, 7.0]])
 
@@ -234,6 +238,8 @@ DASHBOARD = re.compile(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]*):([0-9]{1,5})")
 PATHS = ("run_dir", "deck_file", "deck_space.pool", "opponents.path", "algorithm.offline.path",
          "engine.path", "strategy_search.deck")
 # Keys that do not change what a run computes: they may differ when a run is resumed.
+# archive keys added in November 2026 (behaviour spaces), with their defaults
+ARCHIVE_KEYS_ADDED = {"objective": "health_difference", "measures": ["turns", "hand_size"], "objective_range": None}
 NOT_IDENTITY = ("cluster", "progress", "run_dir", "report", "hydra")
 
 
@@ -362,17 +368,36 @@ def _is_number(value, kind=(int, float)) -> bool:
 
 
 def _check_archive(archive: DictConfig) -> None:
+    measures = [str(m) for m in archive.measures]
+    for key, value in [("objective", archive.objective), *(("measures", m) for m in measures)]:
+        if value not in STATISTICS:
+            raise ConfigError(f"archive.{key}: {value!r} is not a statistic an evaluation records; "
+                              f"one of {', '.join(STATISTICS)}")
+    if not 1 <= len(measures) <= 3:
+        raise ConfigError(f"archive.measures={measures} must name 1 to 3 statistics")
+    if len(set(measures)) < len(measures) or archive.objective in measures:
+        raise ConfigError(f"archive.measures={measures} names a statistic twice (or the objective "
+                          f"{archive.objective!r} again)")
     dims = list(archive.dims)
     ranges = [list(r) if OmegaConf.is_list(r) else r for r in archive.ranges]
-    if len(dims) != 2 or len(ranges) != 2 or any(not isinstance(r, list) or len(r) != 2 for r in ranges):
-        raise ConfigError("archive needs two dims and two [low, high] ranges")
+    k = len(measures)
+    if len(dims) != k or len(ranges) != k or any(not isinstance(r, list) or len(r) != 2 for r in ranges):
+        raise ConfigError(f"archive needs one dim and one [low, high] range per measure ({k}: {', '.join(measures)}); "
+                          f"got dims={dims}, ranges={ranges}")
     if not all(_is_number(d, int) for d in dims) or not all(_is_number(v) for r in ranges for v in r):
         raise ConfigError(f"archive.dims and archive.ranges must hold numbers, got {dims} and {ranges}")
-    if not all(1 <= d <= MAX_CELLS for d in dims) or dims[0] * dims[1] > MAX_CELLS:
-        raise ConfigError(f"archive.dims={dims} must be two positive sizes of at most {MAX_CELLS} "
+    if not all(1 <= d <= MAX_CELLS for d in dims) or math.prod(dims) > MAX_CELLS:
+        raise ConfigError(f"archive.dims={dims} must be positive sizes of at most {MAX_CELLS} "
                           "cells together")
     if not all(math.isfinite(v) for r in ranges for v in r) or any(lo >= hi for lo, hi in ranges):
-        raise ConfigError(f"archive.ranges={ranges} must be two finite [low, high] pairs with low < high")
+        raise ConfigError(f"archive.ranges={ranges} must be finite [low, high] pairs with low < high")
+    bounds = archive.objective_range
+    if bounds is None and archive.objective not in KNOWN_OBJECTIVE_RANGES:
+        raise ConfigError(f"archive.objective={archive.objective} needs archive.objective_range=[low,high]: "
+                          "the QD-score counts each elite as (f - low) / (high - low)")
+    if bounds is not None and (len(bounds) != 2 or not all(_is_number(v) and math.isfinite(v) for v in bounds)
+                               or bounds[0] >= bounds[1]):
+        raise ConfigError(f"archive.objective_range={list(bounds)} must be a finite [low, high] with low < high")
 
 
 def _check_hidden(hidden) -> None:
@@ -515,6 +540,11 @@ def identity(cfg: DictConfig) -> dict:
                            if k != "path" and not (k == "table" and v is None)}  # (nor a table unused)
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
+    archive = plain.get("archive")
+    if isinstance(archive, dict):  # keys added after the first runs: at their defaults, the identity is as it was
+        for key, default in ARCHIVE_KEYS_ADDED.items():
+            if archive.get(key, default) == default:
+                archive.pop(key, None)
     algo = plain.get("algorithm")
     if isinstance(algo, dict):
         if algo.get("overlap") is not None:  # a config written before algorithm.steady_state's rename

@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-from pipeline.search.archives import (GridSpec, SurrogateGrid, archive_arrays, ccdf, make_archive, qd_metrics,
+from pipeline.search.archives import (ArchiveSpec, SurrogateGrid, archive_arrays, ccdf, make_archive, qd_metrics,
                                restore_archive, uniform_elites)
 
-SPEC = GridSpec()
+SPEC = ArchiveSpec()
 
 
 def _batch(rng, n, spread=1.0):

@@ -239,10 +239,10 @@ def test_a_checkpoint_with_a_foreign_scheduler_is_refused(tmp_path, reference):
 
 def test_the_unpickler_restores_a_real_scheduler(tmp_path):
     """What the search pickles, the restricted unpickler reads back to the same state."""
-    from pipeline.search.archives import GridSpec
+    from pipeline.search.archives import ArchiveSpec
     from pipeline.search.strategy_search import load_scheduler, make_scheduler
     cfg = validate(_compose())
-    scheduler = make_scheduler(cfg, GridSpec.from_config(cfg.archive), np.zeros(109))
+    scheduler = make_scheduler(cfg, ArchiveSpec.from_config(cfg.archive), np.zeros(109))
     x = scheduler.ask()
     scheduler.tell(-np.arange(len(x), dtype=float), np.tile([8.0, 4.0], (len(x), 1)) + x[:, :2],
                    eval_id=np.arange(len(x)), targets=np.zeros((len(x), 12)))

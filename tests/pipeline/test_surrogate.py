@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import torch
 
-from pipeline.search.archives import GridSpec, SurrogateGrid
+from pipeline.search.archives import ArchiveSpec, SurrogateGrid
 from pipeline.run_errors import ConfigError
 from pipeline.search.inner_kernel import predict_batch
 from pipeline.search.inner_loop import run_inner_loop
@@ -61,7 +61,7 @@ def test_inner_loop_is_deterministic_and_fills_the_grid_with_legal_decks(space):
     model.fit(x, y, np.random.default_rng(0), epochs=5)
     grids = []
     for _ in range(2):
-        grid = SurrogateGrid(GridSpec(), 180, 3)
+        grid = SurrogateGrid(ArchiveSpec(), 180, 3)
         made = run_inner_loop(space, model.kernel_weights(), grid, np.random.default_rng(5), 2000, 10, 100)
         grids.append(grid)
     assert made == 20000

@@ -17,7 +17,7 @@ import pytest
 
 from pipeline.deck_space import DeckSpace
 from pipeline.search.archive_page import MEASURE_LABELS, archive_html, page_data
-from pipeline.search.archives import GridSpec, archive_arrays, make_archive
+from pipeline.search.archives import ArchiveSpec, archive_arrays, make_archive
 
 from .browser import browser
 
@@ -100,7 +100,7 @@ def test_a_click_on_a_cell_shows_its_deck_code(chromium, short_run, how):
 
 
 def test_the_papers_full_archive_is_a_small_quick_page(chromium, tmp_path):
-    space, spec = DeckSpace.from_pool_file(), GridSpec()
+    space, spec = DeckSpace.from_pool_file(), ArchiveSpec()
     rng = np.random.default_rng(0)
     archive = make_archive(spec, space.size)
     cells = np.arange(spec.cells)
@@ -133,4 +133,4 @@ def test_page_data_refuses_decks_of_another_space():
               "objective": np.zeros(1), "measures": np.zeros((1, 2)), "eval_id": np.zeros(1, dtype=np.int64),
               "targets": np.zeros((1, 12))}
     with pytest.raises(ValueError, match="card slots"):
-        page_data(arrays, GridSpec(), space, "x")
+        page_data(arrays, ArchiveSpec(), space, "x")

@@ -24,7 +24,7 @@ import numpy as np
 
 def time_inner_loop(iterations: int = 100_000, batch_size: int = 10, seed: int = 0) -> dict:
     from pipeline.deck_space import DeckSpace
-    from pipeline.search.archives import GridSpec, SurrogateGrid
+    from pipeline.search.archives import ArchiveSpec, SurrogateGrid
     from pipeline.search.inner_loop import run_inner_loop
     from pipeline.search.surrogate import Surrogate
 
@@ -37,8 +37,8 @@ def time_inner_loop(iterations: int = 100_000, batch_size: int = 10, seed: int =
     model = Surrogate("mlp", space.size, 3, device="cpu", seed=seed)
     model.fit(x, y, rng, epochs=3)
     weights = model.kernel_weights()
-    run_inner_loop(space, weights, SurrogateGrid(GridSpec(), space.size, 3), rng, 20, batch_size, 100)  # JIT
-    grid = SurrogateGrid(GridSpec(), space.size, 3)
+    run_inner_loop(space, weights, SurrogateGrid(ArchiveSpec(), space.size, 3), rng, 20, batch_size, 100)  # JIT
+    grid = SurrogateGrid(ArchiveSpec(), space.size, 3)
     start = time.perf_counter()
     made = run_inner_loop(space, weights, grid, rng, iterations, batch_size, 100)
     seconds = time.perf_counter() - start
