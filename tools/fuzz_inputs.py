@@ -132,6 +132,14 @@ SPECIAL = {  # keys whose bad values are not just numbers out of range
                      "null", "[1.5,2]"],
     "archive.ranges": ["[[1,1],[1,7]]", "[[5,15]]", "[[nan,15],[1,7]]", "[[5,inf],[1,7]]", "[[15,5],[1,7]]",
                        "[[5],[1,7]]", "abc", "[]", "null", "[[a,b],[1,7]]"],
+    "archive.objective": ["speed", "''", "null", "[1]", "turns"],  # turns: no known range for the QD-score
+    "archive.measures": ["[turns,turns]", "[]", "[speed,turns]", "[health_difference,turns]", "null", "abc",
+                         "[turns,hand_size,dust,win_rate]", "[turns]"],
+    "archive.objective_range": ["[1,1]", "[5]", "[nan,1]", "abc", "[2,1]", "[a,b]"],
+    "archive.type": ["bogus", "''", "null", "GRID", "[grid]"],
+    "archive.start_dims": ["[5,5]", "[0,0]", "abc"],  # on a grid: a sliding map's setting
+    "archive.remap_every": ["10", "-1", "abc"],
+    "archive.cells": ["100", "-1", "abc"],  # on a grid: a CVT archive's setting
     "cluster.address": ["notanaddress", "'tcp://'", "tcp://127.0.0.1:99999", "''", "5"],
     "cluster.dashboard_address": [":99999", "abc", "''", "'host:port'"],
     "cluster.slurm": ["5", "abc", "[1]"],
@@ -183,6 +191,20 @@ def config_cases() -> list[Case]:
     cases.append(pipeline_case("config initial above budget", {"algorithm.initial": "5"}))
     cases.append(pipeline_case("config offline without a path", {"algorithm": "offline_dsa_me"}))
     cases.append(pipeline_case("config unknown key", {"+algorithm.colour": "red"}))
+    for name, settings in (  # archive types and their settings that do not fit together
+            ("cvt with one measure", {"archive.type": "cvt", "archive.cells": "50", "archive.measures": "[turns]",
+                                      "archive.dims": "[40]", "archive.ranges": "[[5,15]]"}),
+            ("cvt without cells", {"archive.type": "cvt"}),
+            ("sliding without remap_every", {"archive.type": "sliding"}),
+            ("sliding with start_dims of the wrong length", {"archive.type": "sliding", "archive.remap_every": "10",
+                                                             "archive.start_dims": "[5]"}),
+            ("sliding with start_dims above dims", {"archive.type": "sliding", "archive.remap_every": "10",
+                                                    "archive.start_dims": "[50,50]"}),
+            ("sliding with a surrogate archive kept", {"archive.type": "sliding", "archive.remap_every": "10",
+                                                       "algorithm": "dsa_me_no_reset"}),
+            ("three measures with two ranges", {"archive.measures": "[turns,hand_size,dust]",
+                                                "archive.dims": "[10,10,10]"})):
+        cases.append(pipeline_case(f"config {name}", settings))
     cases.append(pipeline_case("config hide_deck_order with sabberstone",
                                {"engine": "sabberstone", "strategy.hide_deck_order": "true"}))
     return cases

@@ -120,7 +120,8 @@ def check_contents(run: Run) -> None:
         space, spec = deck_space(run), grid_spec(run)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ReportError(f"{run.checkpoint}: unreadable config ({exc!r})") from None
-    ckpt.check_contents(run.saved, limits=space.limits, deck_size=space.deck_size, cells=spec.cells)
+    ckpt.check_contents(run.saved, limits=space.limits, deck_size=space.deck_size, cells=spec.cells,
+                        values=lambda targets, decks: spec.behavior.values(targets, decks, space))
 
 
 def check_comparable(runs: list[Run]) -> None:

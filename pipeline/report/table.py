@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..search.archives import make_archive, qd_metrics, restore_archive
-from .runs import Run, grid_spec, group_by_algorithm
+from .runs import Run, deck_space, grid_spec, group_by_algorithm
 
 # (key, column header, scale): the paper reports win rate and coverage in percent.
 METRICS = (("max_fitness", "Max avg health diff", 1.0), ("max_win_rate", "Max win %", 100.0),
@@ -16,10 +16,16 @@ METRICS = (("max_fitness", "Max avg health diff", 1.0), ("max_win_rate", "Max wi
 
 
 def real_archive(run: Run):
-    """The run's final real archive as a ribs archive (to reuse the pipeline's metrics)."""
-    a = run.archive
-    archive = make_archive(grid_spec(run), run.evaluations["decks"].shape[1], a["targets"].shape[1])
-    return restore_archive(archive, a)
+    """The run's final real archive as the run kept it (to reuse the pipeline's metrics): a
+    sliding map is rebuilt from the run's evaluations, with the boundaries they gave."""
+    a, ev, spec = run.archive, run.evaluations, grid_spec(run)
+    archive = make_archive(spec, ev["decks"].shape[1], a["targets"].shape[1],
+                           budget=int(run.config["algorithm"]["budget"]), seed=run.seed)
+    replay = None
+    if spec.kind == "sliding":
+        replay = (ev["decks"], *spec.behavior.values(ev["targets"], ev["decks"], deck_space(run)),
+                  np.arange(len(ev["decks"])), ev["targets"])
+    return restore_archive(archive, a, replay=replay)
 
 
 def run_metrics(run: Run) -> dict[str, float]:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..deck_space import DeckSpace
 from ..behavior_space import describe
-from .archives import ArchiveSpec, plane
+from .archives import ArchiveSpec, plane, voronoi_cells
 
 TARGET_LABELS = {
     "health_difference": "health difference (fitness)", "turns": "own turns", "hand_size": "hand size",
@@ -26,11 +26,20 @@ TARGET_LABELS = {
 }
 
 
-def page_data(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace, title: str) -> dict:
+def page_data(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace, title: str,
+              centroids: np.ndarray | None = None) -> dict:
     """What the page's script draws, from archive arrays (pipeline.search.archives.archive_arrays
-    or a checkpoint's real_archive group)."""
+    or a checkpoint's real_archive group). A CVT archive (its `centroids` given) is drawn as its
+    Voronoi cells for two measures, as its elites projected on the first two for three."""
     from workers.protocol.results import TARGET_NAMES
-    arrays, dims, ranges = plane(arrays, spec)  # a third measure: each cell's best over it
+    shapes = None
+    if centroids is not None:
+        dims, ranges = (1, 1), spec.ranges[:2]
+        if len(spec.dims) == 2:
+            polygons = voronoi_cells(centroids, spec.ranges)
+            shapes = [[[round(float(x), 4), round(float(y), 4)] for x, y in polygons[int(c)]] for c in arrays["index"]]
+    else:
+        arrays, dims, ranges = plane(arrays, spec)  # a third measure: each cell's best over it
     solutions = np.asarray(arrays["solution"])
     if len(solutions) and solutions.shape[1] != space.size:
         raise ValueError(f"the archive's decks have {solutions.shape[1]} card slots, the deck space {space.size}")
@@ -42,6 +51,7 @@ def page_data(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace
         held = np.flatnonzero(deck)
         elites.append({
             "cell": int(arrays["index"][i]),
+            **({"poly": shapes[i]} if shapes is not None else {}),
             "f": round(float(arrays["objective"][i]), 4),
             "m": [round(float(v), 4) for v in arrays["measures"][i]],
             "t": [round(float(v), 4) for v in arrays["targets"][i]],
@@ -52,12 +62,14 @@ def page_data(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace
     names = spec.behavior.measures
     axes = [describe(names[0]), describe(names[1]) if len(names) > 1 else ""]
     if len(names) == 3:
-        axes[1] += f" (each cell: the best over {describe(names[2])})"
+        axes[1] += (f" (elites projected; CVT, {len(centroids)} cells)" if centroids is not None
+                    else f" (each cell: the best over {describe(names[2])})")
     return {
         "title": title, "dims": [int(d) for d in dims],
         "ranges": [[float(lo), float(hi)] for lo, hi in ranges],
         "measures": axes, "names": [describe(n) for n in names],
         "fitness": describe(spec.behavior.objective), "fitness_range": list(spec.objective_range),
+        "cvt": centroids is not None,
         "targets": [[name, TARGET_LABELS.get(name, name)] for name in TARGET_NAMES],
         "cards": [[space.names[c], int(space.costs[c]), space.cards[c].type] for c in used],
         "elites": elites,
@@ -71,8 +83,9 @@ def render(data: dict) -> str:
             .replace("__DATA__", payload).replace("__SCRIPT__", SCRIPT))
 
 
-def archive_html(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace, title: str) -> str:
-    return render(page_data(arrays, spec, space, title))
+def archive_html(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace, title: str,
+                 centroids: np.ndarray | None = None) -> str:
+    return render(page_data(arrays, spec, space, title, centroids))
 
 
 PAGE = """<!DOCTYPE html>
@@ -124,10 +137,18 @@ function drawGrid() {
   const svg = document.getElementById("grid");
   svg.setAttribute("viewBox", `0 0 ${L + W + 110} ${T + H + 60}`);
   const parts = [`<rect id="plot" x="${L}" y="${T}" width="${W}" height="${H}" fill="#f4f4f4" stroke="#999"/>`];
-  D.elites.forEach((e, k) => {  // ribs' cell index: first measure's cell * NY + second's
-    const i = Math.floor(e.cell / NY), j = e.cell % NY;
-    parts.push(`<rect class="cell" data-k="${k}" data-cell="${e.cell}" x="${(L + i * CW).toFixed(2)}" ` +
-               `y="${(T + H - (j + 1) * CH).toFixed(2)}" width="${CW.toFixed(2)}" height="${CH.toFixed(2)}" fill="${colour(e.f)}"/>`);
+  const px = x => (L + (x - X0) / (X1 - X0) * W).toFixed(2), py = y => (T + H - (y - Y0) / (Y1 - Y0) * H).toFixed(2);
+  D.elites.forEach((e, k) => {
+    const tag = `class="cell" data-k="${k}" data-cell="${e.cell}" fill="${colour(e.f)}"`;
+    if (e.poly) {  // a CVT archive's Voronoi cell
+      parts.push(`<polygon ${tag} stroke="#fff" stroke-width="0.3" points="${e.poly.map(([x, y]) => px(x) + "," + py(y)).join(" ")}"/>`);
+    } else if (D.cvt) {  // three measures: the elite at its first two
+      parts.push(`<circle ${tag} cx="${px(e.m[0])}" cy="${py(e.m[1])}" r="4"/>`);
+    } else {  // ribs' cell index: first measure's cell * NY + second's
+      const i = Math.floor(e.cell / NY), j = e.cell % NY;
+      parts.push(`<rect ${tag} x="${(L + i * CW).toFixed(2)}" y="${(T + H - (j + 1) * CH).toFixed(2)}" ` +
+                 `width="${CW.toFixed(2)}" height="${CH.toFixed(2)}"/>`);
+    }
   });
   for (const v of ticks(X0, X1, 5)) {
     const x = L + (v - X0) / (X1 - X0) * W;
@@ -140,9 +161,9 @@ function drawGrid() {
                `<text x="${L - 8}" y="${y + 4}" text-anchor="end" font-size="12">${fmt(v, 1)}</text>`);
   }
   parts.push(`<text id="xlabel" x="${L + W / 2}" y="${T + H + 40}" text-anchor="middle" font-size="14">` +
-             `${esc(D.measures[0])} (${X0} to ${X1}, ${NX} cells)</text>`,
+             `${esc(D.measures[0])} (${X0} to ${X1}${D.cvt ? "" : `, ${NX} cells`})</text>`,
              `<text id="ylabel" transform="translate(18 ${T + H / 2}) rotate(-90)" text-anchor="middle" font-size="14">` +
-             `${esc(D.measures[1])} (${Y0} to ${Y1}, ${NY} cells)</text>`);
+             `${esc(D.measures[1])} (${Y0} to ${Y1}${D.cvt ? "" : `, ${NY} cells`})</text>`);
   const bx = L + W + 30;  // colour bar: fitness
   parts.push(`<defs><linearGradient id="vir" x1="0" y1="1" x2="0" y2="0">` +
              VIRIDIS.map((c, k) => `<stop offset="${k / (VIRIDIS.length - 1)}" stop-color="${c}"/>`).join("") +
@@ -165,7 +186,7 @@ function elite(node) { return node && node.classList.contains("cell") ? D.elites
 function hover(ev) {
   const tip = document.getElementById("tip"), e = elite(ev.target);
   if (!e) { tip.style.display = "none"; return; }
-  tip.innerHTML = `${esc(D.fitness)} <b>${signed(e.f)}</b><br>win rate ${fmt(100 * e.t[WIN], 1)}%<br>` +
+  tip.innerHTML = `fitness <b>${signed(e.f)}</b> (${esc(D.fitness)})<br>win rate ${fmt(100 * e.t[WIN], 1)}%<br>` +
                   D.names.map((n, i) => `${esc(n)}: ${fmt(e.m[i])}`).join("<br>");
   tip.style.display = "block";
   moveTip(ev);
@@ -197,10 +218,10 @@ function select(node) {
   node.classList.add("sel");
   const cards = e.deck.map(([c, k]) => ({name: D.cards[c][0], cost: D.cards[c][1], type: D.cards[c][2], k}))
     .sort((a, b) => a.cost - b.cost || a.name.localeCompare(b.name));
-  const cell = [Math.floor(e.cell / NY) + 1, e.cell % NY + 1];
+  const cell = D.cvt ? `CVT cell ${e.cell + 1}` : `cell ${Math.floor(e.cell / NY) + 1}, ${e.cell % NY + 1} of ${NX} x ${NY}`;
   panel.innerHTML =
     `<h2>Fitness ${signed(e.f)}, win rate ${fmt(100 * e.t[WIN], 1)}%</h2>` +
-    `<p class="muted">cell ${cell[0]}, ${cell[1]} of ${NX} x ${NY}; evaluation ${e.id}</p>` +
+    `<p class="muted">${cell}; evaluation ${e.id}</p>` +
     `<h3>Hearthstone deck code</h3><code id="deck-code">${esc(e.code)}</code>` +
     `<p><button id="copy" type="button">Copy deck code</button> <span id="copied" class="muted"></span></p>` +
     `<div class="cols"><div><h3>Deck</h3><table id="cards"><tr><th>copies</th><th>card</th><th>mana</th></tr>` +

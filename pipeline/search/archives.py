@@ -9,7 +9,7 @@ archive at the end.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from ribs.archives import GridArchive
@@ -21,19 +21,29 @@ OBJECTIVE_RANGE = (-30.0, 30.0)  # the paper's objective, the health difference
 
 @dataclass(frozen=True)
 class ArchiveSpec:
-    """The archive: its behaviour space (objective and 1 to 3 measures by name) and per measure
-    its cells and [low, high] range (archive.dims, archive.ranges)."""
+    """The archive: its behaviour space (objective and 1 to 3 measures by name), its type (grid,
+    sliding, cvt) and per measure its cells and [low, high] range (archive.dims, archive.ranges;
+    a sliding map grows from start_dims to dims, a CVT archive has `cvt_cells` cells)."""
     dims: tuple[int, ...] = (40, 40)
     ranges: tuple[tuple[float, float], ...] = ((5.0, 15.0), (1.0, 7.0))
     epsilon: float = 1e-6  # ribs' default, kept so both archives map measures identically
     behavior: BehaviorSpace = field(default_factory=BehaviorSpace)
+    kind: str = "grid"
+    start_dims: tuple[int, ...] | None = None
+    remap_every: int = 0
+    cvt_cells: int = 0
 
     @classmethod
     def from_config(cls, cfg) -> "ArchiveSpec":
         """From the config's `archive` (an OmegaConf node or a plain dict, as a run's config.yaml)."""
-        return cls(dims=tuple(int(d) for d in cfg["dims"]),
+        start, kind = cfg.get("start_dims"), str(cfg.get("type", "grid"))
+        measures = len(cfg.get("measures", (0, 0)))
+        dims = (1,) * measures if kind == "cvt" else tuple(int(d) for d in cfg["dims"])  # cvt: archive.cells
+        return cls(dims=dims,
                    ranges=tuple((float(lo), float(hi)) for lo, hi in cfg["ranges"]),
-                   behavior=BehaviorSpace.from_config(cfg))
+                   behavior=BehaviorSpace.from_config(cfg), kind=kind,
+                   start_dims=None if start is None else tuple(int(d) for d in start),
+                   remap_every=int(cfg.get("remap_every") or 0), cvt_cells=int(cfg.get("cells") or 0))
 
     @property
     def objective_range(self) -> tuple[float, float]:
@@ -41,7 +51,16 @@ class ArchiveSpec:
 
     @property
     def cells(self) -> int:
-        return int(np.prod(self.dims))
+        """The most cells the archive has (a sliding map starts with fewer)."""
+        return self.cvt_cells if self.kind == "cvt" else int(np.prod(self.dims))
+
+
+def display_spec(archive, spec: ArchiveSpec) -> ArchiveSpec:
+    """The geometry pictures draw: a grid as it is; a sliding map as its current groups, one
+    unit wide each (their boundaries are quantiles, not evenly spaced)."""
+    if spec.kind != "sliding":
+        return spec
+    return replace(spec, dims=tuple(archive.dims), ranges=tuple((0.0, float(d)) for d in archive.dims))
 
 
 def plane(arrays: dict[str, np.ndarray], spec: ArchiveSpec) -> tuple[dict[str, np.ndarray], tuple, tuple]:
@@ -61,17 +80,32 @@ def plane(arrays: dict[str, np.ndarray], spec: ArchiveSpec) -> tuple[dict[str, n
     return kept, dims, ranges
 
 
-def make_archive(spec: ArchiveSpec, solution_dim: int, n_targets: int = 12) -> GridArchive:
-    """A ribs archive whose elites carry their evaluation id and all targets.
+def cvt_seed(run_seed: int) -> int:
+    """The seed of a run's CVT centroids: a pure function of the run's seed."""
+    return int(np.random.SeedSequence([int(run_seed), 2]).generate_state(1)[0])
+
+
+def make_archive(spec: ArchiveSpec, solution_dim: int, n_targets: int = 12, *, budget: int = 0,
+                 seed: int = 0):
+    """A ribs archive (or, for a sliding map, ours) whose elites carry their evaluation id and
+    all targets. `budget`: a sliding map's evaluations in all (it grows with their share done);
+    `seed`: the run's seed, from which a CVT archive's centroids come (cvt_seed).
 
     threshold_min = -inf and learning_rate = 1 (ribs defaults) give the classic MAP-Elites
     rule the protocol asks for: a newcomer replaces an elite only if its objective is
     strictly higher; among newcomers to one cell the first best of the batch wins.
     """
+    extra = {"eval_id": ((), np.int64), "targets": ((n_targets,), np.float64)}
+    if spec.kind == "sliding":
+        from .sliding import SlidingArchive
+        return SlidingArchive(spec.start_dims or spec.dims, spec.dims, spec.remap_every, budget, solution_dim,
+                              n_targets)
+    if spec.kind == "cvt":
+        from ribs.archives import CVTArchive
+        return CVTArchive(solution_dim=solution_dim, centroids=spec.cvt_cells, ranges=list(spec.ranges),
+                          seed=cvt_seed(seed), solution_dtype=np.int16, extra_fields=extra)
     return GridArchive(solution_dim=solution_dim, dims=list(spec.dims), ranges=list(spec.ranges),
-                       epsilon=spec.epsilon, solution_dtype=np.int16,
-                       extra_fields={"eval_id": ((), np.int64),
-                                     "targets": ((n_targets,), np.float64)})
+                       epsilon=spec.epsilon, solution_dtype=np.int16, extra_fields=extra)
 
 
 def archive_arrays(archive: GridArchive) -> dict[str, np.ndarray]:
@@ -82,10 +116,16 @@ def archive_arrays(archive: GridArchive) -> dict[str, np.ndarray]:
             for k in ("index", "solution", "objective", "measures", "eval_id", "targets")}
 
 
-def restore_archive(archive: GridArchive, arrays: dict[str, np.ndarray]) -> GridArchive:
-    """Refill an empty archive with saved elites (one per cell, so every one goes in)."""
+def restore_archive(archive, arrays: dict[str, np.ndarray], replay=None):
+    """Refill an empty archive with saved elites (one per cell, so every one goes in); a
+    sliding map instead adds again every evaluation, `replay` = (decks, objective, measures,
+    eval_ids, targets), as its boundaries come from all of them."""
     archive.clear()
-    if len(arrays["index"]):
+    if getattr(archive, "rebuilt_from_evaluations", False):
+        if replay is not None and len(replay[0]):
+            decks, objective, measures, ids, targets = replay
+            archive.add(decks, objective, measures, eval_id=ids, targets=targets)
+    elif len(arrays["index"]):
         archive.add(arrays["solution"], arrays["objective"], arrays["measures"],
                     eval_id=arrays["eval_id"], targets=arrays["targets"])
     return archive
@@ -120,6 +160,19 @@ class SurrogateGrid:
         # Cells in order of first occupation: uniform parent draws in O(1).
         self.occ_list = np.zeros(spec.cells, dtype=np.int64)
         self.n_occ = np.zeros(1, dtype=np.int64)
+
+    @classmethod
+    def for_archive(cls, spec: ArchiveSpec, archive, solution_dim: int, n_targets: int) -> "SurrogateGrid":
+        """A surrogate archive with the real archive's cells as they are now: a sliding map's
+        current boundaries, a CVT archive's centroids."""
+        if spec.kind == "sliding":
+            grid = cls(replace(spec, dims=tuple(archive.dims)), solution_dim, n_targets)
+            grid.bounds, grid.n_bounds = archive.bounds_array()
+            return grid
+        grid = cls(spec, solution_dim, n_targets)
+        if spec.kind == "cvt":
+            grid.centroids = np.ascontiguousarray(archive.centroids, dtype=np.float64)
+        return grid
 
     def __len__(self) -> int:
         return int(self.n_occ[0])
@@ -176,7 +229,7 @@ def qd_metrics(archive: GridArchive, spec: ArchiveSpec) -> dict[str, float]:
                 "max_win_rate": float("nan"), "elites": 0}
     return {
         "qd_score": float(np.sum((f - lo) / (hi - lo))),
-        "coverage": len(f) / spec.cells,
+        "coverage": len(f) / archive.cells,  # a sliding map's current cells
         "max_fitness": float(f.max()),
         "max_win_rate": float(data["targets"][:, 3].max()),  # TARGET_NAMES[3] == win_rate
         "elites": int(len(f)),
@@ -191,5 +244,39 @@ def ccdf(archive: GridArchive, spec: ArchiveSpec, thresholds=None) -> tuple[np.n
         thresholds = np.arange(-30, 31) if (lo, hi) == OBJECTIVE_RANGE else np.linspace(lo, hi, 61)
     thresholds = np.asarray(thresholds)
     f = archive_arrays(archive)["objective"]
-    share = (f[None, :] > thresholds[:, None]).sum(axis=1) / spec.cells * 100.0
+    share = (f[None, :] > thresholds[:, None]).sum(axis=1) / archive.cells * 100.0
     return thresholds, share
+
+
+def voronoi_cells(centroids: np.ndarray, ranges) -> list[np.ndarray]:
+    """Each 2-D centroid's Voronoi cell clipped to the ranges' box, as a polygon (vertices in
+    order): what a CVT archive of two measures looks like. Four far points around the box make
+    every centroid's region finite."""
+    from scipy.spatial import Voronoi
+    (x0, x1), (y0, y1) = ranges
+    w, h = x1 - x0, y1 - y0
+    far = np.array([[x0 - 10 * w, y0 - 10 * h], [x1 + 10 * w, y0 - 10 * h],
+                    [x1 + 10 * w, y1 + 10 * h], [x0 - 10 * w, y1 + 10 * h]])
+    diagram = Voronoi(np.concatenate([np.asarray(centroids, dtype=np.float64), far]))
+    cells = []
+    for point in range(len(centroids)):
+        polygon = diagram.vertices[diagram.regions[diagram.point_region[point]]]
+        for axis, bound, keep_below in ((0, x0, False), (0, x1, True), (1, y0, False), (1, y1, True)):
+            polygon = _clip(polygon, axis, bound, keep_below)
+        cells.append(polygon)
+    return cells
+
+
+def _clip(polygon: np.ndarray, axis: int, bound: float, keep_below: bool) -> np.ndarray:
+    """Sutherland-Hodgman: the part of a convex polygon on one side of a line x or y = bound."""
+    inside = (lambda p: p[axis] <= bound) if keep_below else (lambda p: p[axis] >= bound)
+    out = []
+    for i in range(len(polygon)):
+        a, b = polygon[i - 1], polygon[i]
+        if inside(b):
+            if not inside(a):
+                out.append(a + (b - a) * (bound - a[axis]) / (b[axis] - a[axis]))
+            out.append(b)
+        elif inside(a):
+            out.append(a + (b - a) * (bound - a[axis]) / (b[axis] - a[axis]))
+    return np.array(out).reshape(-1, 2)

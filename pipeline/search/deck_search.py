@@ -75,7 +75,7 @@ class Search:
         self.behavior = self.spec.behavior
         self.identity = identity_hash(cfg)
         self.budget = int(self.algo.budget)
-        self.archive = make_archive(self.spec, space.size, N_TARGETS)
+        self.archive = make_archive(self.spec, space.size, N_TARGETS, budget=self.budget, seed=int(cfg.seed))
         self.rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([int(cfg.seed), 1])))
         self.decks = np.zeros((0, space.size), dtype=np.int16)
         self.targets = np.zeros((0, N_TARGETS))
@@ -114,7 +114,7 @@ class Search:
             raise CheckpointError(f"{saved.path} belongs to another config (identity "
                                   f"{saved.identity}, this config {self.identity})")
         ckpt.check_contents(saved, limits=self.space.limits, deck_size=self.space.deck_size,
-                            cells=self.spec.cells)
+                            cells=self.spec.cells, values=self._values)
         state = saved.state
         self.rng.bit_generator.state = state["rng"]
         self.outer_iteration = state["outer_iteration"]
@@ -122,7 +122,9 @@ class Search:
         ev = saved.arrays["evaluations"]
         self.decks, self.targets = ev["decks"].astype(np.int16), ev["targets"]
         self.sources, self.iterations = ev["source"], ev["iteration"]
-        restore_archive(self.archive, saved.arrays["real_archive"])
+        restore_archive(self.archive, saved.arrays["real_archive"],
+                        replay=(self.decks, *self._values(self.targets, self.decks),
+                                ev["eval_id"], self.targets))
         if self.surrogate is not None:
             if "surrogate" not in saved.blobs:
                 raise ckpt.damaged(saved.path, "it holds no surrogate model")
@@ -341,7 +343,7 @@ class Search:
         """These decks of the batch, with their results, to the real archive and the evaluations."""
         decks, ids = flight.decks[part], flight.ids[part]
         targets = np.array([r.targets() for r in results], dtype=np.float64)
-        objective, measures = self.behavior.values(targets, decks, self.space)
+        objective, measures = self._values(targets, decks)
         self.archive.add(decks, objective, measures, eval_id=ids, targets=targets)
         self.decks = np.concatenate([self.decks, decks])
         self.targets = np.concatenate([self.targets, targets])
@@ -358,8 +360,10 @@ class Search:
                    **flight.log})
 
     def _log(self, extra: dict) -> None:
+        # a sliding map's metrics are of its cells as they are now: say which
+        geometry = {"sliding_dims": list(self.archive.dims)} if self.spec.kind == "sliding" else {}
         self.history.append(_plain({"evaluations": self.evaluations, "outer_iteration": self.outer_iteration,
-                                    **qd_metrics(self.archive, self.spec), **extra}))
+                                    **qd_metrics(self.archive, self.spec), **geometry, **extra}))
 
     # --- persistence ---------------------------------------------------------------------
     def _save(self) -> None:
@@ -409,7 +413,12 @@ class Search:
 
     # --- helpers -------------------------------------------------------------------------
     def _new_grid(self) -> SurrogateGrid:
-        return SurrogateGrid(self.spec, self.space.size, self.behavior.surrogate_outputs(int(self.algo.targets)))
+        return SurrogateGrid.for_archive(self.spec, self.archive, self.space.size,
+                                         self.behavior.surrogate_outputs(int(self.algo.targets)))
+
+    def _values(self, targets: np.ndarray, decks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(objective, measures) of evaluations, as the behaviour space takes them."""
+        return self.behavior.values(targets, decks, self.space)
 
     def _surrogate_targets(self, targets=None, decks=None) -> np.ndarray:
         """What the surrogate learns of each evaluation (default: this run's): the statistics

@@ -10,7 +10,7 @@ import numpy as np
 from ..deck_space import DeckSpace
 from ..state.checkpoint import new_private_file, write_error
 from .archive_page import archive_html
-from .archives import ArchiveSpec, archive_arrays, ccdf, plane
+from .archives import ArchiveSpec, archive_arrays, ccdf, display_spec, plane
 
 METRICS_FILE = "metrics.jsonl"
 HEATMAP_FILE = "archive_heatmap.png"
@@ -52,7 +52,9 @@ def write_heatmap(run_dir: Path, archive, spec: ArchiveSpec, title: str) -> None
     import matplotlib.pyplot as plt
 
     from ..behavior_space import describe
-    data, dims, ((x0, x1), (y0, y1)) = plane(archive_arrays(archive), spec)
+    if spec.kind == "cvt":
+        return _write_cvt_picture(run_dir, archive, spec, title)
+    data, dims, ((x0, x1), (y0, y1)) = plane(archive_arrays(archive), display_spec(archive, spec))
     grid = np.full(int(np.prod(dims)), np.nan)
     grid[data["index"]] = data["objective"]
     names = spec.behavior.measures
@@ -60,13 +62,50 @@ def write_heatmap(run_dir: Path, archive, spec: ArchiveSpec, title: str) -> None
     image = ax.imshow(grid.reshape(dims).T, origin="lower", extent=(x0, x1, y0, y1), aspect="auto",
                       cmap="viridis", vmin=spec.objective_range[0], vmax=spec.objective_range[1])
     fig.colorbar(image, ax=ax, label=describe(spec.behavior.objective))
-    ax.set_xlabel(describe(names[0]))
-    ax.set_ylabel(describe(names[1]) if len(names) > 1 else "")
+    grouped = " (sliding groups)" if spec.kind == "sliding" else ""
+    ax.set_xlabel(describe(names[0]) + grouped)
+    ax.set_ylabel(describe(names[1]) + grouped if len(names) > 1 else "")
     if len(names) == 1:
         ax.set_yticks([])
     ax.set_title(title if len(names) < 3 else f"{title}\n(each cell: the best over {describe(names[2])})",
                  fontsize=10 if len(names) == 3 else None)
     fig.tight_layout()
+    _replace(Path(run_dir) / HEATMAP_FILE, lambda tmp: fig.savefig(tmp, format="png", dpi=100))
+    plt.close(fig)
+
+
+def _write_cvt_picture(run_dir: Path, archive, spec: ArchiveSpec, title: str) -> None:
+    """A CVT archive: for two measures its Voronoi cells coloured by their elite's objective;
+    for three, the elites projected on each pair of measures."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import PolyCollection
+
+    from ..behavior_space import describe
+    from .archives import voronoi_cells
+    data = archive_arrays(archive)
+    names, lo, hi = spec.behavior.measures, *spec.objective_range
+    pairs = [(0, 1)] if len(names) == 2 else [(0, 1), (0, 2), (1, 2)]
+    fig, axes = plt.subplots(1, len(pairs), figsize=(6.4 * len(pairs) * 0.8, 5.2), squeeze=False)
+    for ax, (i, j) in zip(axes[0], pairs):
+        if len(names) == 2:
+            polygons = voronoi_cells(archive.centroids, spec.ranges)
+            values = np.full(len(polygons), np.nan)
+            values[data["index"]] = data["objective"]
+            shown = PolyCollection(polygons, array=np.ma.masked_invalid(values), cmap="viridis",
+                                   edgecolors="#ccc", linewidths=0.3)
+            shown.set_clim(lo, hi)
+            ax.add_collection(shown)
+        else:
+            shown = ax.scatter(data["measures"][:, i], data["measures"][:, j], c=data["objective"], s=8,
+                               cmap="viridis", vmin=lo, vmax=hi)
+        ax.set_xlim(*spec.ranges[i])
+        ax.set_ylim(*spec.ranges[j])
+        ax.set_xlabel(describe(names[i]))
+        ax.set_ylabel(describe(names[j]))
+    fig.colorbar(shown, ax=list(axes[0]), label=describe(spec.behavior.objective))
+    fig.suptitle(f"{title} (CVT, {spec.cvt_cells} cells)", fontsize=10)
     _replace(Path(run_dir) / HEATMAP_FILE, lambda tmp: fig.savefig(tmp, format="png", dpi=100))
     plt.close(fig)
 
@@ -114,5 +153,6 @@ def write_ccdf(run_dir: Path, archive, spec: ArchiveSpec) -> None:
 def write_archive_page(run_dir: Path, archive, spec: ArchiveSpec, space: DeckSpace, title: str) -> None:
     """archive.html: the archive to explore in a browser, rewritten with the other files so
     that it can be opened (and reloaded) while the run goes on."""
-    text = archive_html(archive_arrays(archive), spec, space, title)
+    text = archive_html(archive_arrays(archive), display_spec(archive, spec), space, title,
+                        centroids=getattr(archive, "centroids", None) if spec.kind == "cvt" else None)
     _replace(Path(run_dir) / ARCHIVE_PAGE, lambda tmp: Path(tmp).write_text(text))

@@ -288,7 +288,8 @@ def _read_datasets(path: Path, f: h5py.File, verify: bool) -> dict[str, tuple[np
 
 
 # --- plausibility of what was loaded ----------------------------------------------------------
-def check_contents(saved: Checkpoint, *, limits: np.ndarray, deck_size: int, cells: int | None) -> None:
+def check_contents(saved: Checkpoint, *, limits: np.ndarray, deck_size: int, cells: int | None,
+                   values=None) -> None:
     """What the digests cannot vouch for (a version-1 file has none; a file can be written
     consistently wrong): legal decks, finite values in their ranges, ids that agree between
     the evaluations and the archives, a usable random-generator state. CheckpointError else.
@@ -299,7 +300,8 @@ def check_contents(saved: Checkpoint, *, limits: np.ndarray, deck_size: int, cel
     if "evaluations" in arrays:
         n = _check_evaluations(path, arrays["evaluations"], limits, deck_size)
     if cells is not None and "real_archive" in arrays:
-        _check_real_archive(path, arrays["real_archive"], arrays.get("evaluations"), limits, deck_size, cells)
+        _check_real_archive(path, arrays["real_archive"], arrays.get("evaluations"), limits, deck_size, cells,
+                            values)
     if cells is not None and "surrogate_archive" in arrays:
         _check_surrogate_archive(path, arrays["surrogate_archive"], limits, deck_size, cells)
     _check_state(path, saved.state, n)
@@ -374,14 +376,17 @@ def _check_cells(path, where: str, index: np.ndarray, cells: int) -> None:
         raise damaged(path, f"{where} holds a cell twice")
 
 
-def _check_real_archive(path, a: dict, ev: dict | None, limits, deck_size: int, cells: int) -> None:
+def _check_real_archive(path, a: dict, ev: dict | None, limits, deck_size: int, cells: int, values=None) -> None:
+    """`values(targets, decks)`: an elite's (objective, measures) from its evaluation, as the
+    run's behaviour space takes them (default: the paper's, targets 0 and 1-2)."""
     m = _fields(path, "real_archive", a, ("index", "solution", "objective", "measures", "eval_id", "targets"))
     if m == 0:
         return
     _check_cells(path, "/real_archive/index", a["index"], cells)
     _check_decks(path, "/real_archive/solution", a["solution"], limits, deck_size)
     _check_targets(path, "/real_archive/targets", a["targets"])
-    ok = np.array_equal(a["objective"], a["targets"][:, 0]) and np.array_equal(a["measures"], a["targets"][:, 1:3])
+    objective, measures = (values or _paper_values)(a["targets"], a["solution"])
+    ok = np.array_equal(a["objective"], objective) and np.array_equal(a["measures"], measures)
     if not ok:
         raise damaged(path, "/real_archive objective or measures disagree with its targets")
     if ev is not None:
@@ -390,6 +395,10 @@ def _check_real_archive(path, a: dict, ev: dict | None, limits, deck_size: int, 
             raise damaged(path, "/real_archive/eval_id names evaluations that do not exist")
         if not (np.array_equal(a["solution"], ev["decks"][ids]) and np.array_equal(a["targets"], ev["targets"][ids])):
             raise damaged(path, "/real_archive elites differ from the evaluations they name")
+
+
+def _paper_values(targets: np.ndarray, decks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return targets[:, 0], targets[:, 1:3]
 
 
 def _check_surrogate_archive(path, a: dict, limits, deck_size: int, cells: int) -> None:

@@ -134,8 +134,12 @@ class ArchiveCfg:
     objective: str = "health_difference"  # a statistic's name (pipeline/search/behavior.py: STATISTICS)
     measures: list[str] = field(default_factory=lambda: ["turns", "hand_size"])  # 1 to 3 names
     objective_range: Optional[list[float]] = None  # for the QD-score; null: known for health_difference, win_rate
+    type: str = "grid"  # grid | sliding (Fontaine et al. 2019) | cvt (pyribs' CVTArchive)
     dims: list[int] = field(default_factory=lambda: [40, 40])
     ranges: list[list[float]] = field(default_factory=lambda: [[5.0, 15.0], [1.0, 7.0]])
+    start_dims: Optional[list[int]] = None  # sliding: cells per measure at the start (null: dims)
+    remap_every: Optional[int] = None  # sliding: evaluations between redraws of the boundaries
+    cells: Optional[int] = None  # cvt: centroids
 
 
 @dataclass
@@ -239,7 +243,8 @@ PATHS = ("run_dir", "deck_file", "deck_space.pool", "opponents.path", "algorithm
          "engine.path", "strategy_search.deck")
 # Keys that do not change what a run computes: they may differ when a run is resumed.
 # archive keys added in November 2026 (behaviour spaces), with their defaults
-ARCHIVE_KEYS_ADDED = {"objective": "health_difference", "measures": ["turns", "hand_size"], "objective_range": None}
+ARCHIVE_KEYS_ADDED = {"objective": "health_difference", "measures": ["turns", "hand_size"], "objective_range": None,
+                      "type": "grid", "start_dims": None, "remap_every": None, "cells": None}
 NOT_IDENTITY = ("cluster", "progress", "run_dir", "report", "hydra")
 
 
@@ -378,9 +383,9 @@ def _check_archive(archive: DictConfig) -> None:
     if len(set(measures)) < len(measures) or archive.objective in measures:
         raise ConfigError(f"archive.measures={measures} names a statistic twice (or the objective "
                           f"{archive.objective!r} again)")
-    dims = list(archive.dims)
     ranges = [list(r) if OmegaConf.is_list(r) else r for r in archive.ranges]
     k = len(measures)
+    dims = list(archive.dims) if archive.type != "cvt" else [1] * k  # a CVT archive's cells are archive.cells
     if len(dims) != k or len(ranges) != k or any(not isinstance(r, list) or len(r) != 2 for r in ranges):
         raise ConfigError(f"archive needs one dim and one [low, high] range per measure ({k}: {', '.join(measures)}); "
                           f"got dims={dims}, ranges={ranges}")
@@ -391,6 +396,7 @@ def _check_archive(archive: DictConfig) -> None:
                           "cells together")
     if not all(math.isfinite(v) for r in ranges for v in r) or any(lo >= hi for lo, hi in ranges):
         raise ConfigError(f"archive.ranges={ranges} must be finite [low, high] pairs with low < high")
+    _check_archive_type(archive, k, dims)
     bounds = archive.objective_range
     if bounds is None and archive.objective not in KNOWN_OBJECTIVE_RANGES:
         raise ConfigError(f"archive.objective={archive.objective} needs archive.objective_range=[low,high]: "
@@ -398,6 +404,31 @@ def _check_archive(archive: DictConfig) -> None:
     if bounds is not None and (len(bounds) != 2 or not all(_is_number(v) and math.isfinite(v) for v in bounds)
                                or bounds[0] >= bounds[1]):
         raise ConfigError(f"archive.objective_range={list(bounds)} must be a finite [low, high] with low < high")
+
+
+def _check_archive_type(archive: DictConfig, k: int, dims: list) -> None:
+    kind = archive.type
+    if kind not in ("grid", "sliding", "cvt"):
+        raise ConfigError(f"archive.type must be grid, sliding or cvt, got {kind!r}")
+    sliding = {"start_dims": archive.start_dims, "remap_every": archive.remap_every}
+    if kind != "sliding" and any(v is not None for v in sliding.values()):
+        given = ", ".join(f"archive.{key}" for key, v in sliding.items() if v is not None)
+        raise ConfigError(f"{given} belong to archive.type=sliding (this archive is a {kind})")
+    if kind != "cvt" and archive.cells is not None:
+        raise ConfigError(f"archive.cells belongs to archive.type=cvt (this archive is a {kind})")
+    if kind == "sliding":
+        start = list(archive.start_dims) if archive.start_dims is not None else dims
+        if len(start) != k or not all(_is_number(d, int) and 1 <= d <= e for d, e in zip(start, dims)):
+            raise ConfigError(f"archive.start_dims={start} must hold one size per measure, from 1 to archive.dims={dims}")
+        if not (_is_number(archive.remap_every, int) and archive.remap_every >= 2):
+            raise ConfigError(f"archive.type=sliding needs archive.remap_every, the evaluations between redraws "
+                              f"of its boundaries (2 or more), got {archive.remap_every!r}")
+    if kind == "cvt":
+        if k < 2:
+            raise ConfigError("archive.type=cvt needs 2 or 3 measures (one measure: use a grid)")
+        if not (_is_number(archive.cells, int) and 2 <= archive.cells <= 100_000):
+            raise ConfigError(f"archive.type=cvt needs archive.cells, its number of centroids (2 to 100000), "
+                              f"got {archive.cells!r}")
 
 
 def _check_hidden(hidden) -> None:
@@ -471,6 +502,11 @@ def _check_combinations(checked: DictConfig) -> None:
                           f"{algo.kind}): only those have head-node work to overlap with the games")
     if algo.kind == "surrogate" and algo.inner.iterations == 0:
         raise ConfigError("algorithm.inner.iterations must be positive for a surrogate algorithm")
+    if checked.archive.type == "sliding" and algo.kind == "surrogate" and not algo.reset:
+        raise ConfigError(f"algorithm {algo.name} keeps its surrogate archive between outer iterations, "
+                          "which a sliding map's moving boundaries cannot (archive.type=sliding needs reset)")
+    if checked.archive.type != "grid" and algo.kind == "cma_me":
+        raise ConfigError("the strategy search keeps ribs' grid archive: archive.type must be grid")
     if algo.initial > algo.budget:
         raise ConfigError(f"algorithm.initial={algo.initial} exceeds algorithm.budget={algo.budget}")
 

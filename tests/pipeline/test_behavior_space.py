@@ -116,3 +116,28 @@ def test_the_default_space_gives_the_archive_it_gave_before_measures_had_names(t
     assert (last["evaluations"], last["elites"], last["qd_score"], last["coverage"]) == (500, 176, 74.25208333333333, 0.11)
     best = json.loads((tmp_path / "best_decks.json").read_text())[0]
     assert (best["eval_id"], best["objective"]) == (244, 9.958333333333334)
+
+
+def test_the_sliding_map_follows_evostone2s_rule():
+    """remap_every=3, a budget of 6, 1 growing to 3 groups: the 1st and 4th evaluations redraw the
+    map (n % 3 == 1), at 1 + int(n / 6 * 2) groups, boundaries at the (x * n // groups)-th smallest
+    value; a value falls in the group of the last boundary strictly below it."""
+    from pipeline.search.sliding import SlidingArchive
+    archive = SlidingArchive((1,), (3,), remap_every=3, budget=6, solution_dim=1, n_targets=1)
+    values = [5.0, 1.0, 3.0, 4.0, 2.0]
+    objective = [1.0, 2.0, 3.0, 0.5, 9.0]
+    for v, f in zip(values[:3], objective[:3]):
+        archive.add(np.zeros((1, 1)), [f], [[v]], [0], [[f]])
+    assert archive.dims == (1,) and list(archive.boundaries[0]) == [5.0] and len(archive) == 1
+    assert archive.data()["objective"].tolist() == [3.0]  # one cell: the best of the three
+    archive.add(np.zeros((1, 1)), [objective[3]], [[values[3]]], [0], [[0.0]])  # n = 4: 1 + int(4/6*2) = 2 groups
+    assert archive.dims == (2,) and list(archive.boundaries[0]) == [1.0, 4.0]  # sorted[0], sorted[4*1//2]
+    # 5 -> group 1 (4 < 5); 1 -> group 0 (none below); 3 -> group 0 (1 < 3); 4 -> group 0 (only 1 < 4)
+    assert dict(zip(archive.data()["index"].tolist(), archive.data()["objective"].tolist())) == {0: 3.0, 1: 1.0}
+    archive.add(np.zeros((1, 1)), [objective[4]], [[values[4]]], [0], [[0.0]])  # n = 5: inserted alone, group 0
+    assert dict(zip(archive.data()["index"].tolist(), archive.data()["objective"].tolist())) == {0: 9.0, 1: 1.0}
+    grid = SurrogateGrid.for_archive(ArchiveSpec((3,), ((0.0, 10.0),), kind="sliding", remap_every=3),
+                                     archive, 1, 1)
+    grid.add(np.zeros((3, 1)), np.array([[1.0, 0.5], [2.0, 4.0], [3.0, 4.5]]))
+    assert sorted(grid.elites()["index"].tolist()) == [0, 1]  # the kernel places values as the map does
+    assert archive.index_of(np.array([[0.5], [4.0], [4.5]])).tolist() == [0, 0, 1]

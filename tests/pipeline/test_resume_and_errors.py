@@ -17,6 +17,13 @@ LONGER = {  # a few outer iterations (or checkpoints) so there is something to i
     "dsa_me_sync": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
                     "algorithm.steady_state=false"],
     "map_elites": ["algorithm=map_elites", "algorithm.budget=100"],
+    # the other archive types: a sliding map's boundaries and a CVT archive's centroids resume too
+    "dsa_me_sliding": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
+                       "algorithm.lag=12", "archive.type=sliding", "archive.remap_every=25",
+                       "archive.start_dims=[5,5]"],
+    "dsa_me_cvt": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
+                   "algorithm.lag=12", "archive.type=cvt", "archive.cells=60",
+                   "archive.measures=[turns,hand_size,num_minions]", "archive.ranges=[[5,15],[1,7],[0,30]]"],
 }
 
 
@@ -29,7 +36,7 @@ def reference(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("algorithm", ["dsa_me", "dsa_me_sync", "map_elites"])
+@pytest.mark.parametrize("algorithm", list(LONGER))
 def test_sigkill_at_several_points_then_resume_gives_the_same_run(tmp_path, reference, algorithm):
     run_dir = tmp_path / "killed"
     overrides = LONGER[algorithm]

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from pipeline.deck_space import DeckSpace
-from pipeline.search.archive_page import MEASURE_LABELS, archive_html, page_data
+from pipeline.behavior_space import describe
+from pipeline.search.archive_page import archive_html, page_data
 from pipeline.search.archives import ArchiveSpec, archive_arrays, make_archive
 
 from .browser import browser
@@ -71,8 +72,8 @@ def test_a_click_on_a_cell_shows_its_deck_code(chromium, short_run, how):
         assert page.evaluate("document.querySelectorAll('#grid rect.cell').length") == len(archive["index"])
         xlabel, ylabel = page.evaluate("[document.getElementById('xlabel').textContent,"
                                        " document.getElementById('ylabel').textContent]")
-        assert xlabel == f"{MEASURE_LABELS[0]} (5 to 15, 40 cells)"  # the config's ranges and dims
-        assert ylabel == f"{MEASURE_LABELS[1]} (1 to 7, 40 cells)"
+        assert xlabel == f"{describe('turns')} (5 to 15, 40 cells)"  # the config's ranges and dims
+        assert ylabel == f"{describe('hand_size')} (1 to 7, 40 cells)"
 
         x, y = cell_centre(page, cell, dims)
         page.mouse("mouseMoved", x, y)
