@@ -146,6 +146,7 @@ SPECIAL = {  # keys whose bad values are not just numbers out of range
     "cluster.games_per_task": ["0", "-1", "1.5", "abc", "''", "null", "true", "nan", "100001", "[1]"],
     "algorithm.lag": ["-1", "1.5", "abc", "''", "null", "true", "nan", "10000001", "[1]", "AUTO"],
     "algorithm.min_batch": ["-1", "2.5", "many", "null", "false", "10000001", "{}", "Auto"],
+    "algorithm.overlap": ["maybe", "1", "''", "[true]"],  # steady_state's old name: null is its default
     "run_dir": ["''", "'{dir}/plainfile'"],
     "engine.path": ["''"],
     "engine.table": ["''", "'{dir}/plainfile'"],
