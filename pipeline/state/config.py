@@ -22,6 +22,7 @@ from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES  # both engines p
 
 from ..cluster.local import default_workers
 from ..run_errors import ConfigError
+from ..stat_overrides import check_entries
 
 SCORE_NAMES = ("nn", "aggro", "control")
 
@@ -96,8 +97,11 @@ class ClusterCfg:
 class DeckSpaceCfg:
     hero_class: str = "ROGUE"  # the class whose decks are searched (workers/engine/class_pools.py)
     pool: Optional[str] = None
-    use_stat_overrides: bool = False
+    use_stat_overrides: bool = False  # the pool file's stat_overrides (Rogue: the four classic values)
     deck_size: int = DECK_SIZE
+    # [{card: NAME or ID, cost: N, attack: N, health: N}, ...], on top of the above
+    # (pipeline/stat_overrides.py; the preset deck_space=rogue_classic_values)
+    stat_overrides: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -261,6 +265,7 @@ def validate(cfg: DictConfig) -> DictConfig:
     _check_hidden(checked.surrogate.hidden)
     _check_player(checked)
     _check_combinations(checked)
+    check_entries(OmegaConf.to_container(checked.deck_space.stat_overrides))
     return checked
 
 
@@ -515,6 +520,9 @@ def identity(cfg: DictConfig) -> dict:
                            if k != "path" and not (k == "table" and v is None)}  # (nor a table unused)
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
+    space = plain.get("deck_space")
+    if isinstance(space, dict) and space.get("stat_overrides", 0) == []:  # (before the key too)
+        del space["stat_overrides"]
     algo = plain.get("algorithm")
     if isinstance(algo, dict):
         if algo.get("overlap") is not None:  # a config written before algorithm.steady_state's rename
