@@ -521,7 +521,8 @@ def identity(cfg: DictConfig) -> dict:
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
     space = plain.get("deck_space")
-    if isinstance(space, dict) and space.get("stat_overrides", 0) == []:  # (before the key too)
+    if isinstance(space, dict) and space.get("stat_overrides", 0) == []:  # no card changes: the
+        # identity runs had before the key existed
         del space["stat_overrides"]
     algo = plain.get("algorithm")
     if isinstance(algo, dict):
