@@ -18,6 +18,7 @@ from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES, class_pool, copy
 
 from .card_data import card_facts, hero_class_of
 from .run_errors import ConfigError, DeckSpaceError
+from .stat_overrides import merged, resolve
 
 BUILTIN_POOL = DATA / "rogue_pool.json"
 
@@ -63,10 +64,21 @@ class DeckSpace:
             raise DeckSpaceError(f"the pool allows only {self.limits.sum()} copies, fewer than {deck_size}")
 
     @classmethod
+    def from_config(cls, section: Mapping) -> "DeckSpace":
+        """The deck space of a config's `deck_space` section (a run's saved config of before a
+        key existed reads that key's default)."""
+        return cls.from_pool_file(section.get("pool"), bool(section.get("use_stat_overrides", False)),
+                                  int(section.get("deck_size", DECK_SIZE)), section.get("hero_class", "ROGUE"),
+                                  stat_overrides=section.get("stat_overrides") or ())
+
+    @classmethod
     def from_pool_file(cls, path: str | Path | None = None, use_stat_overrides: bool = False,
-                       deck_size: int = DECK_SIZE, hero_class: str = "ROGUE") -> "DeckSpace":
+                       deck_size: int = DECK_SIZE, hero_class: str = "ROGUE",
+                       stat_overrides: Sequence[Mapping] = ()) -> "DeckSpace":
         """The pool file at `path`; without one, the class's built-in pool (the paper's file
-        for ROGUE, the same rule applied to the card data for the others)."""
+        for ROGUE, the same rule applied to the card data for the others). The engine plays the
+        pool file's stat_overrides when `use_stat_overrides`, with the `stat_overrides` entries
+        (deck_space.stat_overrides, pipeline/stat_overrides.py) on top."""
         check_class(hero_class)
         if path:
             path = Path(path)
@@ -77,6 +89,9 @@ class DeckSpace:
             path, pool = f"(built-in {hero_class} pool)", class_pool(hero_class)
         entries = _pool_entries(path, pool, hero_class)
         overrides = _stat_overrides(path, pool.get("stat_overrides")) if use_stat_overrides else None
+        if stat_overrides:
+            from workers.protocol.evaluate import card_library
+            overrides = merged(overrides, resolve(stat_overrides, card_library()))
         facts = card_facts(c["id"] for c in entries)
         cards = []
         for c in entries:

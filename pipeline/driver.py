@@ -61,8 +61,7 @@ def checked_space(cfg):
     check_inputs(cfg)  # the files the config names, read and checked before anything is written
     engine_options(cfg)  # a missing or broken engine fails here, before anything is written
     from .deck_space import DeckSpace
-    return DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
-                                    cfg.deck_space.deck_size, cfg.deck_space.hero_class)
+    return DeckSpace.from_config(cfg.deck_space)
 
 
 _engine_checked: dict = {}

@@ -112,8 +112,7 @@ def _transfer_cli(path: Path, workers: int | None) -> dict:
     from ..deck_space import DeckSpace
     from ..search.archives import ArchiveSpec
     cfg = OmegaConf.create(ckpt.load(path).config_yaml)
-    space = DeckSpace.from_pool_file(cfg.deck_space.pool, cfg.deck_space.use_stat_overrides,
-                                     cfg.deck_space.deck_size, cfg.deck_space.get("hero_class", "ROGUE"))
+    space = DeckSpace.from_config(cfg.deck_space)
     cluster_cfg = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers, "dashboard": False})
     with open_cluster(cluster_cfg) as client:
         evaluator = EvaluationClient(

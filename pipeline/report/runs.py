@@ -177,6 +177,4 @@ def grid_spec(run: Run):
 
 def deck_space(run: Run):
     from ..deck_space import DeckSpace
-    d = run.config["deck_space"]
-    return DeckSpace.from_pool_file(d.get("pool"), bool(d.get("use_stat_overrides", False)),
-                                    int(d.get("deck_size", 30)))
+    return DeckSpace.from_config(run.config["deck_space"])

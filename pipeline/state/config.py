@@ -23,6 +23,7 @@ from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES  # both engines p
 from ..behavior_space import KNOWN_OBJECTIVE_RANGES, STATISTICS
 from ..cluster.local import default_workers
 from ..run_errors import ConfigError
+from ..stat_overrides import check_entries
 
 SCORE_NAMES = ("nn", "aggro", "control")
 
@@ -97,8 +98,11 @@ class ClusterCfg:
 class DeckSpaceCfg:
     hero_class: str = "ROGUE"  # the class whose decks are searched (workers/engine/class_pools.py)
     pool: Optional[str] = None
-    use_stat_overrides: bool = False
+    use_stat_overrides: bool = False  # the pool file's stat_overrides (Rogue: the four classic values)
     deck_size: int = DECK_SIZE
+    # [{card: NAME or ID, cost: N, attack: N, health: N}, ...], on top of the above
+    # (pipeline/stat_overrides.py; the preset deck_space=rogue_classic_values)
+    stat_overrides: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -272,6 +276,7 @@ def validate(cfg: DictConfig) -> DictConfig:
     _check_hidden(checked.surrogate.hidden)
     _check_player(checked)
     _check_combinations(checked)
+    check_entries(OmegaConf.to_container(checked.deck_space.stat_overrides))
     return checked
 
 
@@ -581,6 +586,10 @@ def identity(cfg: DictConfig) -> dict:
         for key, default in ARCHIVE_KEYS_ADDED.items():
             if archive.get(key, default) == default:
                 archive.pop(key, None)
+    space = plain.get("deck_space")
+    if isinstance(space, dict) and space.get("stat_overrides", 0) == []:  # no card changes: the
+        # identity runs had before the key existed
+        del space["stat_overrides"]
     algo = plain.get("algorithm")
     if isinstance(algo, dict):
         if algo.get("overlap") is not None:  # a config written before algorithm.steady_state's rename

@@ -79,6 +79,36 @@ def test_an_override_of_a_spells_attack_and_health_plays_and_is_undone():
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {"same": True, "errors": [None, None]}
 
 
+# deck_space.stat_overrides as the pipeline hands it to the bridge: a minion's cost and attack and
+# a weapon's attack (the ATK tag its Weapon entities read), all back to the card data after the batch.
+OVERRIDE_A_LIST = r"""
+import json
+from pipeline.deck_space import DeckSpace
+from workers.sabberstone import engine
+from workers.sabberstone.protocol import build_request, parse_summary
+from workers.sabberstone.runtime import load_bridge
+bridge = load_bridge()
+from SabberStoneCore.Model import Cards
+from SabberStoneCore.Enums import GameTag
+space = DeckSpace.from_config({"stat_overrides": [{"card": "Leeroy Jenkins", "cost": 3, "attack": 2},
+                                                  {"card": "Fiery War Axe", "attack": 1}]})
+leeroy, axe = Cards.FromId("EX1_116"), Cards.FromId("CS2_106")
+request = build_request(engine.builtin.miracle_rogue(), [(g, g, 300 + g, 9 + g) for g in range(2)],
+                        engine.default_opponents(), player="random", stat_overrides=space.stat_overrides)
+header, games = parse_summary(str(bridge.PlayBatch(request)))
+print(json.dumps({"overrides": header["overrides"], "errors": [g.error for g in games],
+                  "after": [leeroy.Cost, leeroy.ATK, axe.Tags[GameTag.ATK]]}))
+"""
+
+
+def test_a_stat_override_list_is_applied_for_its_batch_and_undone():
+    done = subprocess.run([sys.executable, "-c", OVERRIDE_A_LIST], cwd=ROOT, capture_output=True, text=True,
+                          timeout=1800)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"overrides": "2", "errors": [None, None],
+                                                                "after": [5, 6, 3]}
+
+
 @pytest.mark.parametrize("run", ["miracle_rogue", "miracle_rogue__overrides"])
 def test_replay_of_reference_records_agrees_game_by_game(run):
     """The reference records were played by the reference evaluator on SabberStone with the seeds

@@ -169,6 +169,41 @@ def _records_file(tmp_path, games: list[dict]) -> Path:
     return path
 
 
+# deck_space.stat_overrides as the pipeline hands it over: every entry applied for the batch (the
+# header's count), the games changed, every card as before afterwards.
+CONFIG_LIST = r"""
+import json, sys
+from pipeline.deck_space import DeckSpace
+from workers.sabberstone import engine
+from workers.sabberstone.protocol import build_request, parse_summary
+from workers.sabberstone.runtime import load_bridge
+bridge = load_bridge(sys.argv[1])
+from SabberStoneCore.Model import Cards
+space = DeckSpace.from_config({"stat_overrides": [{"card": "Leeroy Jenkins", "cost": 0, "attack": 9},
+                                                  {"card": "Eviscerate", "cost": 0}]})
+cards = [Cards.FromId(c) for c in ("EX1_116", "EX1_124")]
+stats = lambda: [[c.Cost, c.ATK, sorted((str(kv.Key), int(kv.Value)) for kv in c.Tags)] for c in cards]
+deck = engine.builtin.miracle_rogue()
+games = [(g, g % 6, 700 + g, 30 + g) for g in range(6)]
+def batch(overrides):
+    request = build_request(deck, games, engine.default_opponents(), beam_depth=2, beam_width=2,
+                            stat_overrides=overrides)
+    return parse_summary(str(bridge.PlayBatch(request)))
+before = stats()
+(plain, plain_games), (changed, changed_games) = batch(None), batch(space.stat_overrides)
+print(json.dumps({"overrides": [plain["overrides"], changed["overrides"]], "restored": stats() == before,
+                  "changed": [g.__dict__ for g in plain_games] != [g.__dict__ for g in changed_games]}))
+"""
+
+
+def test_a_config_list_of_overrides_is_applied_for_its_batch_and_undone(stand_in_dir, cache_env):
+    done = subprocess.run([sys.executable, "-c", CONFIG_LIST, str(stand_in_dir)], cwd=ROOT, env=_env(cache_env),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"overrides": ["0", "2"], "restored": True,
+                                                                "changed": True}
+
+
 MAKE_RECORDS = r"""
 import json, sys
 from workers.sabberstone import engine
