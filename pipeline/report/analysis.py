@@ -40,22 +40,16 @@ def surrogate_test_mse(model_path: Path, data_path: Path) -> dict[str, float]:
     import yaml
 
     from ..behavior_space import STATISTICS
+    from ..deck_space import DeckSpace
     from ..search.archives import ArchiveSpec
     model = load_surrogate(model_path)
     config = yaml.safe_load(ckpt.load(model_path).config_yaml)
     behavior = ArchiveSpec.from_config(config["archive"]).behavior
     data = ckpt.load(data_path, required=("evaluations",)).arrays["evaluations"]
     columns = behavior.surrogate_columns(model.n_targets)
-    stats = behavior.statistics(data["targets"], data["decks"], _deck_space(config))
+    stats = behavior.statistics(data["targets"], data["decks"], DeckSpace.from_config(config["deck_space"]))
     err = np.mean((model.predict(data["decks"]) - stats[:, columns]) ** 2, axis=0)
     return {STATISTICS[c]: float(e) for c, e in zip(columns, err)}
-
-
-def _deck_space(config: dict):
-    from ..deck_space import DeckSpace
-    d = config["deck_space"]
-    return DeckSpace.from_pool_file(d.get("pool"), bool(d.get("use_stat_overrides", False)),
-                                    int(d.get("deck_size", 30)), d.get("hero_class", "ROGUE"))
 
 
 TRANSFER_EVAL_OFFSET = 10 ** 9  # evaluation ids (hence seeds) apart from the run's own
