@@ -285,6 +285,8 @@ def _read_renamed_keys(plain: dict) -> None:
     algo = plain.get("algorithm")
     if isinstance(algo, dict) and algo.get("overlap") is not None:
         value = algo.pop("overlap")
+        if not isinstance(value, bool):
+            raise ConfigError(f"algorithm.overlap (now algorithm.steady_state) must be true or false, got {value!r}")
         print(f"notice: algorithm.overlap is now called algorithm.steady_state; read as "
               f"algorithm.steady_state={str(value).lower()}", file=sys.stderr)
         algo["steady_state"] = value

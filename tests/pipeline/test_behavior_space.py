@@ -141,3 +141,17 @@ def test_the_sliding_map_follows_evostone2s_rule():
     grid.add(np.zeros((3, 1)), np.array([[1.0, 0.5], [2.0, 4.0], [3.0, 4.5]]))
     assert sorted(grid.elites()["index"].tolist()) == [0, 1]  # the kernel places values as the map does
     assert archive.index_of(np.array([[0.5], [4.0], [4.5]])).tolist() == [0, 0, 1]
+
+
+def test_a_report_over_two_behaviour_spaces_compares_each_space_alone(tmp_path):
+    from pipeline.report.build import build_report
+    run_pipeline(run_dir=tmp_path / "runs" / "paper")
+    run_pipeline("archive.measures=[turns,num_spells]", "archive.ranges=[[5,15],[0,30]]",
+                 run_dir=tmp_path / "runs" / "spells")
+    out = build_report([tmp_path / "runs"], tmp_path / "report", transfer="none")
+    top = (out / "index.html").read_text()
+    assert "2 runs in 2 behaviour spaces" in top and "measures turns, num_spells" in top
+    for space in ("space1", "space2"):
+        table = (out / space / "table1.md").read_text()
+        assert table.count("| DSA-ME") + table.count("| dsa_me") == 1  # one run each: not compared across spaces
+        assert (out / space / "index.html").is_file()
