@@ -20,24 +20,35 @@ def cell_of(m, dims, lower, interval, eps, bounds, n_bounds, centroids):
     boundaries (a sliding map), per measure the last boundary below it; else ribs'
     GridArchive.index_of (same float operations, truncation, clip), row-major over the measures."""
     if centroids.shape[0]:
-        best, nearest = np.inf, 0
-        for c in range(centroids.shape[0]):
-            d = 0.0
-            for i in range(m.shape[0]):
-                d += (m[i] - centroids[c, i]) ** 2
-            if d < best:
-                best, nearest = d, c
-        return nearest
+        return _nearest(m, centroids)
+    if n_bounds[0]:
+        return _sliding_cell(m, dims, bounds, n_bounds)
     cell = 0
     for i in range(m.shape[0]):
-        if n_bounds[i]:
-            g = np.int64(np.searchsorted(bounds[i, :n_bounds[i]], m[i])) - 1  # boundaries below m[i]
-            g = min(max(g, 0), dims[i] - 1)
-        else:
-            g = np.int64(np.int32((dims[i] * (m[i] - lower[i]) + eps) / interval[i]))
-            g = min(max(g, 0), dims[i] - 1)
-        cell = cell * dims[i] + g
+        g = np.int64(np.int32((dims[i] * (m[i] - lower[i]) + eps) / interval[i]))
+        cell = cell * dims[i] + min(max(g, 0), dims[i] - 1)
     return cell
+
+
+@njit(cache=True)
+def _sliding_cell(m, dims, bounds, n_bounds):
+    cell = 0
+    for i in range(m.shape[0]):
+        g = np.int64(np.searchsorted(bounds[i, :n_bounds[i]], m[i])) - 1  # the boundaries below m[i]
+        cell = cell * dims[i] + min(max(g, 0), dims[i] - 1)
+    return cell
+
+
+@njit(cache=True)
+def _nearest(m, centroids):
+    best, nearest = np.inf, 0
+    for c in range(centroids.shape[0]):
+        d = 0.0
+        for i in range(m.shape[0]):
+            d += (m[i] - centroids[c, i]) ** 2
+        if d < best:
+            best, nearest = d, c
+    return nearest
 
 
 @njit(cache=True)
@@ -185,13 +196,15 @@ def run_block(u_parent, ks, u_remove, u_add, limits, deck_size,
     predict, insert; each step's batch is built from the archive as it was before it."""
     n_steps, batch = u_parent.shape
     decks = np.empty((batch, solution.shape[1]), dtype=solution.dtype)
+    behavior = np.empty((batch, kinds.shape[0]), dtype=np.float64)
     changed = 0
     for s in range(n_steps):
         for b in range(batch):
             parent = solution[occ_list[int(u_parent[s, b] * n_occ[0])]]
             mutate_one(parent, limits, ks[s, b], u_remove[s, b], u_add[s, b], deck_size, decks[b])
         preds = predict_batch(decks, w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out)
-        behavior = behavior_batch(decks, preds, kinds, indices, card_features, deck_size)
+        for b in range(batch):
+            behavior_of(decks[b], preds[b], kinds, indices, card_features, deck_size, behavior[b])
         changed += insert_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds,
                                 centroids, objective, solution, measures, targets, occupied, occ_list, n_occ)
     return changed
