@@ -291,6 +291,58 @@ def test_a_worker_job_whose_walltime_is_shorter_than_the_run(slurm, tmp_path, ta
     assert wait_for(lambda: not jobs_named(name), timeout=60)
 
 
+def test_worker_jobs_that_always_fail_stop_the_run_and_a_fixed_worker_resumes_it(slurm, tmp_path, tables,
+                                                                                standin_reference):
+    """Mid-run the nodes' environment breaks (the worker jobs' prologue then sets a Python home
+    that does not exist, as a wrong module would): the running worker job is cancelled, and every
+    new one fails before its worker starts. Each is submitted again after a wait that doubles;
+    after cluster.slurm.max_failed_jobs=2 failures in a row the run stops with one line naming
+    the failure and the log's error, its last checkpoint kept, no job left in the queue. Once the
+    environment is fixed, the same command resumes and ends with the undisturbed archive."""
+    name = f"dsame-fail-{uuid.uuid4().hex[:6]}"
+    run_dir, broken = tmp_path / "run", tmp_path / "environment-broken"
+    def overrides(jobs):
+        return [*standin(tables[0.1]), *local_workers(tmp_path, name, jobs), "cluster.slurm.max_failed_jobs=2",
+                f'cluster.slurm.job_script_prologue=["test ! -e {broken} || export PYTHONHOME=/nonexistent"]']
+    out = tmp_path / "driver.err"
+    with open(out, "w") as log:
+        proc = subprocess.Popen(command(*overrides(1), run_dir=run_dir), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
+                                start_new_session=True)
+        try:
+            assert wait_for(lambda: saved_evaluations(run_dir) >= 20 or proc.poll() is not None, timeout=240)
+            assert proc.poll() is None and jobs_named(name), out.read_text()[-3000:]
+            broken.touch()
+            subprocess.run(["scancel", "--name", name], check=True, timeout=60)
+            start = time.monotonic()
+            proc.wait(timeout=240)
+            took = time.monotonic() - start
+        finally:
+            if proc.poll() is None:
+                subprocess.run(["kill", "-KILL", f"-{proc.pid}"], capture_output=True)
+    err = out.read_text(errors="replace")
+    assert proc.returncode == 2, err[-3000:]
+    last = err.strip().splitlines()[-1]
+    print(f"\nfailing worker jobs: stopped {took:.0f} s after the environment broke:\n" + "\n".join(events(err))
+          + f"\n{last}")
+    stop = re.fullmatch(r"error: 2 worker jobs in a row ended before a worker of them reached the scheduler "
+                        r"\(cluster.slurm.max_failed_jobs=2\); the last, job \d+( on \S+)?, ended \(FAILED[^)]*\) "
+                        r"before a worker of it reached the scheduler; its log \S+\.err ends: .*\(its last error: "
+                        r"ModuleNotFoundError: No module named 'encodings'\); the checkpoint in (?P<run>\S+) holds (?P<kept>\d+) "
+                        r"evaluations; once that is fixed, run the same command again", last)
+    assert stop and stop["run"] == str(run_dir), last
+    assert re.search(r"submitting a new one in 2 s", err), err[-3000:]  # one watch round of backoff
+    assert int(stop["kept"]) == saved_evaluations(run_dir) < BUDGET  # the checkpoint is intact and says so
+    assert wait_for(lambda: not jobs_named(name), timeout=60), jobs_named(name)
+    broken.unlink()
+    # resumed with three worker jobs (the number of workers changes nothing but the time)
+    done = subprocess.run(command(*overrides(3), run_dir=run_dir), cwd=ROOT, capture_output=True, text=True,
+                          timeout=400)
+    assert done.returncode == 0 and f"resuming {run_dir} at {stop['kept']} evaluations" in done.stderr, \
+        done.stderr[-3000:]
+    assert saved_evaluations(run_dir) == BUDGET
+    assert_same_run(final_state(run_dir), standin_reference)
+
+
 def test_the_driver_job_preempted_and_requeued(slurm, tmp_path, tables, standin_reference):
     """SLURM requeues the running driver job (scontrol requeue, as a preemption in REQUEUE mode
     does): SIGTERM to the job's processes, KillWait (5 s here) of grace, SIGKILL, and the job back
@@ -426,3 +478,92 @@ def test_the_job_watch_replaces_ended_and_silent_jobs_and_says_so(processes):
     assert said[-1].endswith("(2 lost, 2 replaced so far)")
     watch.stop()
     assert said[-1] == "2 worker job(s) lost and 2 replaced in this run"
+
+
+@pytest.mark.parametrize("survivors", [0, 1])
+def test_the_job_watch_backs_off_from_failing_jobs_and_stops_after_max_failed(tmp_path, survivors):
+    """Worker jobs that end before their worker connects (a broken environment on the nodes) are
+    submitted again after 1, 2, 4 ... s (one watch round, doubling), not at once; a new job whose
+    worker connects ends the row. After max_failed in a row none is submitted again: with no
+    worker left the run is stopped with the last line of the failing job's log; with one still up
+    the run goes on with it, said once, and is stopped when it leaves."""
+    from pipeline.cluster.job_watch import JobWatch
+    said, stops, queue, clock = [], [], {}, [0.0]
+    cluster = FakeCluster(1 + survivors, 1, queue)
+    for name in cluster.workers:
+        cluster.connect(name)
+        queue[cluster.workers[name].job_id] = ("RUNNING", "node-1")
+    (tmp_path / "logs").mkdir()
+    watch = JobWatch(cluster, 1 + survivors, lost_after=10, every=1, max_failed=3,
+                     squeue=lambda ids: {i: queue[i] for i in ids if i in queue},
+                     ended_state=lambda job_id: "FAILED, NonZeroExitCode", clock=lambda: clock[0], emit=said.append,
+                     job_log=lambda job_id: tmp_path / "logs" / f"w-{job_id}.err", give_up=stops.append)
+    watch.check()
+    failing = next(iter(cluster.workers))
+
+    def fail_next():
+        """The job in `failing`'s place starts and fails: its log ends with Python's complaint."""
+        name = next(n for n in cluster.workers if n not in survivor_names)
+        job_id = cluster.workers[name].job_id
+        (tmp_path / "logs" / f"w-{job_id}.err").write_text("Fatal Python error: init_fs_encoding\n"
+                                                           "ModuleNotFoundError: No module named 'encodings'\n")
+        del queue[job_id]
+        cluster.disconnect(name)
+        return job_id
+
+    survivor_names = set(list(cluster.workers)[1:])
+    # the first job ends after its worker connected (a walltime): replaced at once, no failure
+    del queue[cluster.workers[failing].job_id]
+    cluster.disconnect(failing)
+    watch.check()
+    assert said[-1].endswith(f"submitting a new one to keep {1 + survivors} (1 lost so far)"), said
+    assert len(cluster.workers) == 1 + survivors
+    # two failures: each replacement waits, 1 s then 2 s
+    for failures, wait in ((1, 1), (2, 2)):
+        job_id = fail_next()
+        watch.check()
+        assert re.search(rf"lost worker job {job_id}: ended \(FAILED, NonZeroExitCode\) before a worker of it reached "
+                         rf"the scheduler; its log .*w-{job_id}.err ends: ModuleNotFoundError: No module named "
+                         rf"'encodings'; cancelling it and submitting a new one in {wait} s", said[-1]), said[-1]
+        assert len(cluster.workers) == survivors  # cancelled
+        clock[0] += wait - 0.5
+        watch.check()
+        assert len(cluster.workers) == survivors, "submitted before its wait"
+        clock[0] += 0.5
+        watch.check()
+        assert len(cluster.workers) == 1 + survivors
+    # a new job whose worker connects ends the row: the next failure waits 1 s again
+    new = next(n for n in cluster.workers if n not in survivor_names)
+    cluster.connect(new)
+    queue[cluster.workers[new].job_id] = ("RUNNING", "node-2")
+    watch.check()
+    assert watch.failed_in_a_row == 0
+    cluster.disconnect(new)
+    del queue[cluster.workers[new].job_id]
+    watch.check()  # lost after connecting: replaced at once
+    for failures in (1, 2, 3):
+        job_id = fail_next()
+        watch.check()
+        clock[0] += 2 ** (failures - 1)
+        watch.check()
+    gave_up = ("3 worker jobs in a row ended before a worker of them reached the scheduler "
+               f"(cluster.slurm.max_failed_jobs=3); the last, job {job_id}, ended (FAILED, NonZeroExitCode) before "
+               f"a worker of it reached the scheduler; its log {tmp_path / 'logs' / f'w-{job_id}.err'} ends: "
+               "ModuleNotFoundError: No module named 'encodings'")
+    assert len(cluster.workers) == survivors  # none submitted after the third failure
+    if not survivors:
+        assert stops == [gave_up]
+    else:
+        assert not stops and said[-1] == f"{gave_up}; no new worker job is submitted: the run goes on with the " \
+            "1 worker(s) still up"
+        n = len(said)
+        clock[0] += 100
+        watch.check()
+        assert len(said) == n and len(cluster.workers) == 1  # said once, nothing submitted
+        last, = cluster.workers
+        cluster.disconnect(last)
+        del queue[cluster.workers[last].job_id]
+        watch.check()
+        assert stops == [f"{gave_up}; the workers that were still up have left too"]
+    watch.stop()
+    assert said[-1] == f"{watch.lost} worker job(s) lost and {watch.replaced} replaced in this run"
