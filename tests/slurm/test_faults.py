@@ -24,6 +24,8 @@ from tests.pipeline.helpers import (ROOT, TINY, assert_same_run, command, final_
 
 from .conftest import NODES, NODES_DIR, on_ctl
 from .jobs import ENDED, jobs_named, job_state, sbatch, wait_job
+from .test_nodes import address, ctl
+from .test_nodes import job_state as node_job_state
 from .test_nodes import jobs as node_jobs  # the three-host cluster's squeue, on its controller
 from .test_nodes import node_workers as nodes_workers
 
@@ -259,6 +261,53 @@ def test_a_network_split_shorter_and_longer_than_the_timeouts(shared, tmp_path, 
         run.close()
     run.check_result(standin_reference)
     assert f"submitted in place of lost job {lost_job}" in run.output()
+
+
+def test_a_node_of_the_single_allocation_that_goes_down(shared, tables, standin_reference):
+    """slurm/dsa_me_srun.sbatch over both nodes (driver, scheduler and a worker on dsame-n1, a
+    worker on dsame-n2); dsame-n2 crashes mid-run. The driver says which node lost how many
+    workers, their tasks run again on dsame-n1's worker, the job goes on (--no-kill), and the run
+    ends with the undisturbed archive and the summary line."""
+    run_dir = shared / "run"
+    job = ctl("sbatch", "--parsable", "--nodes=2", "--ntasks=3", "--overcommit", "--mem-per-cpu=1G",
+              f"--output={shared}/driver-%j.out", f"--job-name=dsame-alloc-{uuid.uuid4().hex[:6]}",
+              "--export=ALL,DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP=12s",  # the scheduler's, as FAST_FAULTS
+              "slurm/dsa_me_srun.sbatch", *TINY, *standin(tables[0.1]), "+cluster.slurm.watch_every_s=2",
+              f"run_dir={run_dir}").strip().split(";")[0]
+    out = shared / f"driver-{job}.out"
+
+    def log() -> str:
+        return out.read_text(errors="replace") if out.exists() else ""
+
+    try:
+        assert wait_for(lambda: saved_evaluations(run_dir) >= 20 or node_job_state(job) in ENDED, timeout=240), \
+            log()[-3000:]
+        assert wait_for(lambda: log().count("Registered to:") == 2, timeout=60), log()[-3000:]
+        assert saved_evaluations(run_dir) < BUDGET and node_job_state(job) == "RUNNING", "the run ended before the fault"
+        start = time.monotonic()
+        kill_everything_on(NODES[1])
+        said = (rf"cluster [\d-]+ [\d:]+: lost 1 worker\(s\) on {NODES[1]} \(tls://{re.escape(address(NODES[1]))}:\d+\), none "
+                r"left there; their tasks run again on the 1 worker\(s\) left")
+        assert wait_for(lambda: re.search(said, log()) or node_job_state(job) in ENDED, timeout=NOTICE_S,
+                        poll=0.2), log()[-3000:]
+        assert re.search(said, log()), log()[-3000:]
+        print(f"\nsrun, node down: said after {time.monotonic() - start:.1f} s")
+        assert wait_for(lambda: "run finished" in log() or node_job_state(job) in ENDED, timeout=300), log()[-3000:]
+        restart_slurmd(NODES[1])  # SLURM ends the job once the node answers again
+        assert wait_for(lambda: node_job_state(job) in ENDED, timeout=120, poll=1), node_job_state(job)
+    finally:
+        link(NODES[1], "up")
+        if not _daemons_on(NODES[1]):
+            restart_slurmd(NODES[1])
+        if node_job_state(job) not in ENDED:
+            ctl("scancel", job)
+    assert node_job_state(job) == "COMPLETED" and "run finished" in log(), log()[-3000:]
+    # (searched in the whole text: the job's processes write to one file, a line may start mid-line)
+    lost = re.findall(r"cluster [\d-]+ [\d:]+: lost (\d+) worker\(s\) on (\S+) ", log())
+    summary = re.findall(r"cluster [\d-]+ [\d:]+: (\d+) worker\(s\) lost in this run", log())
+    assert ("1", NODES[1]) in lost and summary == [str(sum(int(n) for n, _ in lost))], (lost, summary)
+    assert saved_evaluations(run_dir) == BUDGET
+    assert_same_run(final_state(run_dir), standin_reference)
 
 
 # ------------------------------------------------------------------ the one-node cluster
@@ -567,3 +616,33 @@ def test_the_job_watch_backs_off_from_failing_jobs_and_stops_after_max_failed(tm
         assert stops == [f"{gave_up}; the workers that were still up have left too"]
     watch.stop()
     assert said[-1] == f"{watch.lost} worker job(s) lost and {watch.replaced} replaced in this run"
+
+
+def test_the_worker_watch_says_which_node_lost_how_many_workers_and_stops_an_empty_run():
+    """cluster.kind=address (the srun script): workers that leave are said per node, with how
+    many are left there and in all; at the end how many were lost; a scheduler left with no
+    worker for lost_after seconds stops the run instead of holding the allocation."""
+    from pipeline.cluster.worker_watch import WorkerWatch
+    workers = {f"tls://10.0.0.{host}:{port}": {"host": f"10.0.0.{host}"} for host, port in ((1, 41), (1, 42), (2, 43))}
+    said, stops, clock = [], [], [0.0]
+    watch = WorkerWatch(lambda: workers, every=1, lost_after=60, node_of=lambda host: f"n{host[-1]}",
+                        clock=lambda: clock[0], emit=said.append, give_up=stops.append)
+    watch.check()
+    watch.check()
+    assert not said
+    del workers["tls://10.0.0.2:43"]
+    watch.check()
+    assert said == ["lost 1 worker(s) on n2 (tls://10.0.0.2:43), none left there; their tasks run again on the 2 "
+                    "worker(s) left, and nothing starts them again in this allocation"]
+    del workers["tls://10.0.0.1:41"], workers["tls://10.0.0.1:42"]
+    watch.check()
+    assert said[-1].startswith("lost 2 worker(s) on n1 (tls://10.0.0.1:41, tls://10.0.0.1:42), none left there; "
+                               "their tasks run again on the 0 worker(s) left")
+    clock[0] = 59
+    watch.check()
+    assert not stops
+    clock[0] = 60
+    watch.check()
+    assert stops == ["every worker of the scheduler has left (3 lost) and none has come back for 60 s"]
+    watch.stop()
+    assert said[-1] == "3 worker(s) lost in this run" and len(said) == 3
