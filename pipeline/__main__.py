@@ -16,11 +16,11 @@ def _precheck(argv: list[str]) -> None:
         with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
             compose("config", overrides=argv)
     except (HydraException, OmegaConfBaseException) as exc:
-        print(f"error: bad config override: {_one_line(exc)}", file=sys.stderr)
+        print(f"error: bad config override: {override_error(exc)}", file=sys.stderr)
         sys.exit(2)
 
 
-def _one_line(exc) -> str:
+def override_error(exc) -> str:
     """Hydra's message in one line. An unknown group option lists the group's options one a
     line, so its first lines would name only the first option: all of them, and the closest."""
     options = getattr(exc, "options", None)

@@ -168,6 +168,10 @@ def _last_checkpoint(search):
 def stopped_message(stop: Stopped) -> str:
     """The one line a stopped run prints: what is kept and how to go on."""
     run_dir, evaluations = getattr(stop, "kept", (None, None))
+    if stop.reason:
+        kept = ("no checkpoint was written yet" if evaluations is None else
+                f"the checkpoint in {run_dir} holds {evaluations} evaluations")
+        return f"error: {stop.reason}; {kept}; once that is fixed, run the same command again"
     if evaluations is None:
         return f"stopped by {stop.signal_name} before the first checkpoint; run the same command again to start"
     return (f"stopped by {stop.signal_name}: the checkpoint in {run_dir} holds {evaluations} evaluations; "

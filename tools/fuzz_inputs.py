@@ -21,7 +21,6 @@ few seconds, so a value that slips through shows as `silent` rather than as a ha
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
@@ -44,6 +43,7 @@ from pipeline.state import checkpoint as ckpt
 from pipeline.state.config import (CHOICES, OPTIONAL_RANGES, RANGES, STRATEGY_RANGES, RootCfg,
                                    StrategySearchCfg)
 from workers import DATA
+from workers.inputs import ArgumentParser
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("clear", "traceback", "hang", "silent", "unclear")
@@ -196,6 +196,9 @@ def config_cases() -> list[Case]:
             base = STRATEGY_BASE if key.startswith("strategy_search.") else None
             setup = _plain_file if "plainfile" in value else None
             cases.append(pipeline_case(f"config {key}={value[:40]}", {key: value, **extra}, setup, base))
+    for value in bad_numbers("cluster.slurm.max_failed_jobs", 5):  # in cluster.slurm, a dict of the schema
+        cases.append(pipeline_case(f"config cluster.slurm.max_failed_jobs={value[:40]}",
+                                   {"+cluster.slurm.max_failed_jobs": value}))
     cases.append(pipeline_case("config unreachable cluster.address",
                                {"cluster.kind": "address", "cluster.address": "tcp://127.0.0.1:1"}))
     cases.append(pipeline_case("config cluster.kind=address without an address", {"cluster.kind": "address"}))
@@ -447,6 +450,21 @@ def _flip_at(share: float) -> Callable[[Path], None]:
     return write
 
 
+def _version_1(path: Path) -> None:
+    """A sound checkpoint as the pipeline wrote it before the checksums (version 1): refused
+    unless accepted on purpose (python -m pipeline.state.upgrade)."""
+    import h5py
+    _checkpoint(lambda c: None)(path)
+    saved = ckpt.load(path, required=())
+    path.unlink()
+    with h5py.File(path, "w") as f:
+        f.attrs.update({"format": ckpt.FORMAT, "version": 1, "config": saved.config_yaml, "identity": saved.identity})
+        f.create_group("state").attrs["json"] = json.dumps(saved.state)
+        for group, data in saved.arrays.items():
+            for key, value in data.items():
+                f[f"{group}/{key}"] = value
+
+
 def _truncated(path: Path) -> None:
     _checkpoint(lambda c: None)(path)
     path.write_bytes(path.read_bytes()[:900])
@@ -454,7 +472,7 @@ def _truncated(path: Path) -> None:
 
 CHECKPOINTS = [
     ("not HDF5", b"not an hdf5 file"), ("empty", b""), ("truncated", _truncated),
-    ("bytes flipped", _flip_bytes),
+    ("bytes flipped", _flip_bytes), ("of version 1 (no checksums)", _version_1),
     *[(f"byte at {k}/12 of the file flipped", _flip_at(k / 12)) for k in range(12)],
     ("29-card decks", _checkpoint(lambda c: c["arrays"]["evaluations"]["decks"].__setitem__((0, 0), 1))),
     ("negative count", _checkpoint(lambda c: c["arrays"]["evaluations"]["decks"].__setitem__((1, 0), -2))),
@@ -479,6 +497,13 @@ def checkpoint_cases() -> list[Case]:
     for k in (1, 3, 5):
         cases.append(Case(f"run folder with a checkpoint flipped at {k}/12", pipeline_case("", {}).argv,
                           _in_run_folder(_flip_at(k / 12))))
+    cases.append(Case("run folder with a checkpoint of version 1", pipeline_case("", {}).argv,
+                      _in_run_folder(_version_1)))
+    # accepting a version-1 file on purpose: what is not one (or not a readable one) is refused
+    for label, content in [("missing", None), ("not HDF5", b"not an hdf5 file"), ("empty", b""),
+                           ("truncated", _truncated), ("bytes flipped", _flip_bytes), ("flipped at 1/12", _flip_at(1 / 12))]:
+        cases.append(Case(f"pipeline.state.upgrade of a checkpoint {label}", ["pipeline.state.upgrade", "{dir}/run"],
+                          None if content is None else _in_run_folder(content), "{dir}"))
     cases.append(Case("run folder not creatable", pipeline_case("", {"run_dir": "/proc/dsame-fuzz/run"}).argv,
                       None, None))
     finished = pipeline_case("", {}).argv
@@ -544,6 +569,10 @@ SOAK = ["tools.soak", "--random-games", "2", "--beam-games", "0"]
 FIDELITY = ["tools.fidelity", "--runs", "miracle_rogue", "--games", "2", "--workers", "1"]
 BENCH = ["tools.bench", "--repeats", "1", "--protocol-repeats", "1", "--protocol-games", "2", "--no-profile"]
 REPORT = ["pipeline.report", "{dir}/run", "--out", "{dir}/report", "--transfer", "none"]
+# valid as they stand (a small run, its table and runs in the case's folder): each case changes one thing
+SCALE = ["tools.scale", "--slots", "4", "--budget", "200", "--modes", "off", "--table", "{dir}/table.npz",
+         "--runs-dir", "{dir}/runs"]
+LOOP_STUDY = ["tools.loop_study", "--budget", "200", "--seeds", "0", "1", "--out", "{dir}/out"]
 
 
 def cli_cases() -> list[Case]:
@@ -562,7 +591,32 @@ def cli_cases() -> list[Case]:
                     continue  # 0 is allowed there
                 argv = _replace_option(base, option, value)
                 cases.append(Case(f"{base[0]} {option} {value}", argv, None, None))
+    for option, value in [("--budget", "20"), ("--budget", "0"), ("--budget", "abc"), ("--slots", "0"),
+                          ("--slots", "1.5"), ("--processes", "-1"), ("--calibration-games", "0"),
+                          ("--overhead-tasks", "0")]:
+        cases.append(Case(f"tools.scale {option} {value}", _replace_option(SCALE, option, value), None, "{dir}"))
+    for override in ["algorithm.initial=500", "algorithm.batch_size=0", "foo=1", "engine=nope", "seed=-1"]:
+        cases.append(Case(f"tools.scale {override}", [*SCALE, override], None, "{dir}"))
+    for option, value in [("--budget", "20"), ("--budget", "0"), ("--parallel", "0"), ("--loops", "40")]:
+        cases.append(Case(f"tools.loop_study {option} {value}", _replace_option(LOOP_STUDY, option, value), None,
+                          "{dir}"))
+    cases.append(Case("tools.loop_study one seed", [a for a in LOOP_STUDY if a != "1"], None, "{dir}"))
+    for override in ["algorithm.initial=500", "opponents.games=0", "foo=1"]:
+        cases.append(Case(f"tools.loop_study {override}", [*LOOP_STUDY, override], None, "{dir}"))
     cases += [
+        Case("tools.states collect --games 0", ["tools.states", "collect", "--games", "0", "--out", "{dir}/s.h5"],
+             None, "{dir}"),
+        Case("tools.states collect --games abc", ["tools.states", "collect", "--games", "abc", "--out", "{dir}/s.h5"],
+             None, "{dir}"),
+        Case("tools.states info missing file", ["tools.states", "info", "{dir}/none.h5"], None, "{dir}"),
+        Case("tools.values train missing data", ["tools.values", "train", "--data", "{dir}/none.h5"], None, "{dir}"),
+        Case("tools.values no command", ["tools.values"], None, "{dir}"),
+        Case("tools.tournament --workers 0", ["tools.tournament", "--players", "random", "random", "--workers", "0",
+                                              "--out", "{dir}/t.json"], None, "{dir}"),
+        Case("tools.tournament --games abc", ["tools.tournament", "--players", "random", "random", "--games", "abc",
+                                              "--out", "{dir}/t.json"], None, "{dir}"),
+        Case("tools.tournament unknown player", ["tools.tournament", "--players", "random", "nobody",
+                                                 "--out", "{dir}/t.json"], None, "{dir}"),
         Case("tools.soak no games at all", ["tools.soak", "--random-games", "0", "--beam-games", "0"], None, None),
         Case("tools.soak negative games", ["tools.soak", "--random-games", "-5", "--beam-games", "-1"], None, None),
         Case("tools.bench --profile a folder", [*BENCH[:-1], "--profile", "{dir}"], None, None),
@@ -708,7 +762,7 @@ def sample(cases: list[Case], n: int | None, seed: int) -> list[Case]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.fuzz_inputs", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(prog="python -m tools.fuzz_inputs", description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, help="run this many cases, drawn across the corpus")
     parser.add_argument("--seed", type=int, default=0, help="which sample")
     parser.add_argument("--match", action="append", default=[],

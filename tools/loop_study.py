@@ -15,7 +15,6 @@ beside the runs (study-<budget>.md, study-<budget>.json).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -23,6 +22,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
+
+from workers.inputs import ArgumentParser
+
+from .run_config import checked_config
 
 ROOT = Path(__file__).resolve().parents[1]
 # the random-player smoke run, written out so that a change of the smoke preset does not change the study
@@ -84,7 +87,7 @@ def table(rows: list[dict], budget: int, games: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.loop_study", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="python -m tools.loop_study", description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=int, default=500)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     parser.add_argument("--loops", nargs="+", default=["sync", "40"], help="sync, or a steady-state lag")
@@ -96,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     if bad or "sync" not in args.loops or args.budget < 1 or args.parallel < 1 or len(args.seeds) < 2:
         parser.error("--loops needs sync and lags (whole numbers), --seeds at least two, --budget and "
                      "--parallel positive")
+    for loop in args.loops:  # a bad setting is one line now, not a child run's error later
+        checked_config("name=loop_study", *SMOKE, f"algorithm.budget={args.budget}", f"seed={args.seeds[0]}",
+                       *loop_overrides(loop), *args.overrides)
     jobs = [(loop, seed) for seed in args.seeds for loop in args.loops]
     with ThreadPoolExecutor(args.parallel) as pool:
         runs = list(pool.map(lambda job: run_one(args.out, args.budget, *job, args.overrides), jobs))

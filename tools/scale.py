@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import resource
 import shutil
@@ -35,7 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.run_errors import PipelineError
+from workers.inputs import ArgumentParser, int_in
 from workers.protocol.timed_standin import RECORD_FIELDS
+
+from .run_config import checked_config, fail
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "scale"
@@ -132,6 +137,21 @@ def warm_imports() -> None:
     torch.optim.Adam([torch.zeros(1, requires_grad=True)])
 
 
+def run_overrides(slots: int, steady_state: bool, table: Path, budget: int, run_dir: Path, extra: list[str]) -> list[str]:
+    """The config of one scale run with `slots` worker slots."""
+    # the lag docs/pipeline.md asks of a cluster of this many slots: the slots' decks, and as many
+    # again as they play while the head node makes a batch (here about a deck's time: 3 N in all)
+    return ["experiment=paper", "engine=scale_standin", f"engine.table={table}", f"algorithm.budget={budget}",
+            f"algorithm.steady_state={str(steady_state).lower()}", f"algorithm.lag={LAGS_PER_SLOT * slots}",
+            f"run_dir={run_dir}", "progress=false", *extra]
+
+
+def slots_of(slots: int, processes: int) -> tuple[int, int]:
+    """(processes, threads each) that hold `slots` worker slots."""
+    processes = max(1, min(processes, slots))
+    return processes, -(-slots // processes)
+
+
 def scale_run(slots: int, processes: int, steady_state: bool, table: Path, budget: int, run_dir: Path,
               extra: list[str], overhead_tasks: int, slurm: bool = False) -> dict:
     """One DSA-ME run with `slots` stand-in worker slots (a LocalCluster, or SLURM worker jobs);
@@ -140,15 +160,9 @@ def scale_run(slots: int, processes: int, steady_state: bool, table: Path, budge
 
     from pipeline.driver import run
     warm_imports()
-    processes = max(1, min(processes, slots))
-    threads = -(-slots // processes)
+    processes, threads = slots_of(slots, processes)
     shutil.rmtree(run_dir, ignore_errors=True)
-    # the lag docs/pipeline.md asks of a cluster of this many slots: the slots' decks, and as many
-    # again as they play while the head node makes a batch (here about a deck's time: 3 N in all)
-    cfg = compose("experiment=paper", "engine=scale_standin", f"engine.table={table}",
-                  f"algorithm.budget={budget}", f"algorithm.steady_state={str(steady_state).lower()}",
-                  f"algorithm.lag={LAGS_PER_SLOT * processes * threads}",
-                  f"run_dir={run_dir}", "progress=false", *extra)
+    cfg = compose(*run_overrides(processes * threads, steady_state, table, budget, run_dir, extra))
     clients = slurm_client(processes, threads, run_dir.parent / "slurm-logs") if slurm else local_client(processes, threads)
     with clients as client:
         overhead = scheduler_overhead_s(client, overhead_tasks)
@@ -197,8 +211,15 @@ def _run_in_child(args, slots: int, mode: str) -> dict:
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     found = [ln for ln in done.stdout.splitlines() if ln.startswith(RESULT)]
     if done.returncode != 0 or not found:
-        raise SystemExit(f"error: the scale run N={slots} overlap={mode}{' slurm' if args.slurm else ''} failed ({done.returncode}): "
-                         f"{done.stderr.strip()[-2000:]}")
+        # one line: the child's own error line, else its last line with its whole output kept
+        lines = done.stderr.strip().splitlines() or ["(no output)"]
+        said = lines[-1].removeprefix("error: ")
+        if not lines[-1].startswith("error: "):
+            kept = args.runs_dir / f"N{slots}-overlap-{mode}{'-slurm' if args.slurm else ''}.stderr"
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            kept.write_text(done.stderr)
+            said += f" (its whole output: {kept})"
+        fail(f"the scale run N={slots} overlap={mode}{' slurm' if args.slurm else ''} failed ({done.returncode}): {said}")
     return json.loads(found[-1][len(RESULT):])
 
 
@@ -214,18 +235,18 @@ def line(r: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.scale", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--slots", type=int, nargs="+", default=[200, 1000], help="worker slots N")
-    parser.add_argument("--processes", type=int, default=None,
+    parser = ArgumentParser(prog="python -m tools.scale", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--slots", type=int_in(1, 10 ** 5), nargs="+", default=[200, 1000], help="worker slots N")
+    parser.add_argument("--processes", type=int_in(1, 10 ** 4), default=None,
                         help="worker processes holding the slots (default 2; with --slurm: worker jobs, one per node)")
-    parser.add_argument("--budget", type=int, default=5000, help="evaluations per run")
+    parser.add_argument("--budget", type=int_in(1, 10 ** 7), default=5000, help="evaluations per run")
     parser.add_argument("--modes", nargs="+", choices=("off", "on"), default=["off", "on"], help="off: the paper's synchronous loop; on: the steady-state loop")
     parser.add_argument("--table", type=Path, default=OUT / "table.npz", help="the stand-in's table")
     parser.add_argument("--runs-dir", type=Path, default=OUT / "runs", help="where the runs' folders go")
     parser.add_argument("--recalibrate", action="store_true", help="play the calibration games again")
-    parser.add_argument("--calibration-decks", type=int, default=40)
-    parser.add_argument("--calibration-games", type=int, default=24, help="games per calibration deck")
-    parser.add_argument("--overhead-tasks", type=int, default=2000, help="no-op tasks timing the scheduler")
+    parser.add_argument("--calibration-decks", type=int_in(1, 10 ** 4), default=40)
+    parser.add_argument("--calibration-games", type=int_in(1, 10 ** 5), default=24, help="games per calibration deck")
+    parser.add_argument("--overhead-tasks", type=int_in(1, 10 ** 6), default=2000, help="no-op tasks timing the scheduler")
     parser.add_argument("--slurm", action="store_true",
                         help="the workers as SLURM jobs on the three-host cluster of slurm/nodes_slurm.sh (root; "
                              "started and stopped here when it is not up): the driver on its controller, "
@@ -235,8 +256,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("overrides", nargs="*", help="more config overrides for every run (key=value)")
     args = parser.parse_args(argv)
     args.processes = args.processes or 2
-    if min(args.slots) < 1 or args.processes < 1 or args.budget < 1:
-        parser.error("--slots, --processes and --budget must be positive")
+    if not args.one:  # every run's config checked before anything is calibrated, started or written
+        for slots in args.slots:
+            for mode in args.modes:
+                checked_config(*run_overrides(math.prod(slots_of(slots, args.processes)), mode == "on",
+                                              args.table.resolve(), args.budget, args.runs_dir.resolve() / "check",
+                                              args.overrides))
     if args.recalibrate or not args.table.is_file():
         found = calibrate(args.table, args.calibration_decks, args.calibration_games, 12, os.cpu_count() or 1)
         print(f"calibrated: {found['decks']} decks x {found['games']} real games in {found['wall_s']:.0f} s, "
@@ -244,9 +269,12 @@ def main(argv: list[str] | None = None) -> int:
               f"per game -> {args.table}", flush=True)
     if args.one:
         slots, mode = int(args.one[0]), args.one[1]
-        r = scale_run(slots, args.processes, mode == "on", args.table.resolve(), args.budget,
-                      args.runs_dir / f"N{slots}-overlap-{mode}{'-slurm' if args.slurm else ''}", args.overrides,
-                      args.overhead_tasks, slurm=args.slurm)
+        try:
+            r = scale_run(slots, args.processes, mode == "on", args.table.resolve(), args.budget,
+                          args.runs_dir / f"N{slots}-overlap-{mode}{'-slurm' if args.slurm else ''}", args.overrides,
+                          args.overhead_tasks, slurm=args.slurm)
+        except PipelineError as exc:
+            fail(str(exc))
         print(RESULT + json.dumps(r))
         return 0
     with (nodes_cluster() if args.slurm else contextlib.nullcontext()):
@@ -268,23 +296,55 @@ def _run_and_say(args, slots: int, mode: str) -> dict:
     return r
 
 
+MUNGED_PID = Path("/run/munge/munged.pid")  # the machine's munged, which nodes_slurm.sh starts when it is not up
+
+
 @contextlib.contextmanager
 def nodes_cluster():
     """The three-host SLURM cluster: the one that is up (the SLURM tests' own), or one started
-    here and stopped afterwards."""
+    here and stopped afterwards, with the munged its start started (as `make test` leaves nothing
+    it started: nodes_slurm.sh stop leaves munged to whoever else may use it)."""
     import subprocess
     name = os.environ.get("SLURM_NODES_NAME", "dsame")
     up = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True)
     if up.returncode == 0 and f"{name}-ctl" in up.stdout.split():
         yield
         return
+    munged_before = _running_pid(MUNGED_PID)
     done = subprocess.run(["bash", str(NODES_SCRIPT), "start"], cwd=ROOT, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"error: cannot start the three-host SLURM cluster: {done.stderr.strip()[-1000:]}")
+    munged = _running_pid(MUNGED_PID)
+    started_munged = munged if munged is not None and munged != munged_before else None
     try:
+        if done.returncode != 0:
+            lines = done.stderr.strip().splitlines() or done.stdout.strip().splitlines() or ["(no output)"]
+            fail(f"cannot start the three-host SLURM cluster: {lines[-1]}")
         yield
     finally:
         subprocess.run(["bash", str(NODES_SCRIPT), "stop"], cwd=ROOT, capture_output=True, text=True)
+        if started_munged is not None:
+            _stop(started_munged)
+
+
+def _running_pid(pid_file: Path) -> int | None:
+    """The pid in `pid_file` when that process runs, else None."""
+    try:
+        pid = int(pid_file.read_text().split()[0])
+        os.kill(pid, 0)
+        return pid
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _stop(pid: int, wait_s: float = 10) -> None:
+    """SIGTERM to `pid`, and SIGKILL if it is still there after `wait_s`."""
+    import signal
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGTERM)
+        end = time.monotonic() + wait_s
+        while time.monotonic() < end:
+            os.kill(pid, 0)  # OSError once it is gone
+            time.sleep(0.1)
+        os.kill(pid, signal.SIGKILL)
 
 
 if __name__ == "__main__":

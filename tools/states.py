@@ -11,12 +11,12 @@ With --workers K > 1 the tasks run on a Dask LocalCluster of K processes, as the
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 from tools.local_dask import run_on_local_cluster
 from workers.errors import DeckError
+from workers.inputs import ArgumentParser
 from workers.learning.state_log import DEFAULT_DECKS, DEFAULT_ENCODERS, bench, collect, h5_file, parse_decks
 from workers.players.encoders import ENCODERS
 from workers.players.scores import check_strategy
@@ -25,7 +25,7 @@ from workers.protocol.evaluate import load_opponents
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.states", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="python -m tools.states", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect", help="play games and log their states to an HDF5 file")
     c.add_argument("--decks", nargs="+", default=list(DEFAULT_DECKS),

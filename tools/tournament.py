@@ -29,7 +29,6 @@ The JSON file (`--out`) holds the same and every game's record; beside it the sa
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -40,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from workers.engine.rng import derive
+from workers.inputs import ArgumentParser
 from workers.learning.intervals import Z95, wilson_interval
 
 RESULTS = Path("results/tournament")
@@ -366,7 +366,7 @@ def _progress(log, done: int, total: int, start: float) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.tournament",
+    parser = ArgumentParser(prog="python -m tools.tournament",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", nargs="+", required=True,
                         help="player specs: random, beam_nn, beam_aggro, value_beam:MODEL, mcts:200, ...")

@@ -6,20 +6,20 @@
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
 import torch
 
+from workers.inputs import ArgumentParser
 from workers.learning.value_training import RESULTS, SIZES, evaluate_model, run_training
 from workers.players.encoders import ENCODERS
 from workers.players.value_model import TARGETS
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.values", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="python -m tools.values", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="learning curves and final models from a collected file")
     t.add_argument("--data", required=True, nargs="+",

@@ -12,8 +12,9 @@ import logging
 from ..run_errors import ConfigError
 from .local import open_local
 from .security import close_or_announce_dashboard, one_line_request_errors
-from .slurm import open_slurm
+from .slurm import fault_settings, open_slurm
 from .stops import close_quietly, stop_on_signals
+from .worker_watch import WorkerWatch
 
 
 @contextlib.contextmanager
@@ -40,6 +41,13 @@ def _open_address(cfg, stack):
     from distributed import Client
     if not cfg.address:
         raise ConfigError("cluster.kind=address needs cluster.address (tcp://host:port)")
+    settings = fault_settings(cfg)
     client = Client(cfg.address)  # TLS, where used, comes from dask's config (DASK_DISTRIBUTED__COMM__TLS__*)
     stack.callback(close_quietly, client.close)
+    # Nothing replaces a worker of this scheduler (an srun task whose node went down): say each
+    # one lost, with its node, and stop a run that has none left.
+    watch = WorkerWatch(lambda: client.scheduler_info(n_workers=-1)["workers"], every=settings["watch_every_s"],
+                        lost_after=settings["lost_job_after_s"])
+    watch.start()
+    stack.callback(watch.stop)  # before the client closes
     return client

@@ -6,15 +6,18 @@ import contextlib
 import getpass
 import logging
 import os
+import re
 import subprocess
 import threading
 import time
 from pathlib import Path
 
 from .events import say
+from .stops import stop_run
 
 log = logging.getLogger(__name__)
 ENDING = "COMPLETING"  # a job SLURM is ending (squeue's %T prints long state names): as good as gone
+MAX_BACKOFF_S = 300  # the longest wait before a failing job is submitted again
 
 
 def squeue_states(job_ids) -> dict[str, tuple[str, str]] | None:
@@ -56,15 +59,23 @@ def job_log_paths(slurm):
     return lambda job_id: log_dir / f"{job_name}-{job_id}.err"
 
 
+# A line that names what went wrong: an exception, or a program's error message.
+ERROR_LINE = re.compile(r"\b\w*(Error|Exception)\b|\berror\b|not found|No such file|Killed|denied", re.I)
+
+
 def log_ending(path) -> str | None:
     """'its log <path> ends: <its last line>', to say why a job whose worker never connected
-    ended (a Python or a folder its node lacks, a scheduler it cannot reach); None when the log
-    cannot be read."""
+    ended (a Python or a folder its node lacks, a scheduler it cannot reach), with the last line
+    that names an error when that is not the last (Python's fatal errors end with a stack dump);
+    None when the log cannot be read."""
     try:
         lines = [line.strip() for line in Path(path).read_text(errors="replace").splitlines() if line.strip()]
     except OSError:
         return None
-    return f"its log {path} ends: {lines[-1] if lines else '(empty)'}"
+    if not lines:
+        return f"its log {path} is empty"
+    error = next((line for line in reversed(lines) if ERROR_LINE.search(line)), lines[-1])
+    return f"its log {path} ends: {lines[-1]}" + (f" (its last error: {error})" if error != lines[-1] else "")
 
 
 class JobWatch:
@@ -79,17 +90,31 @@ class JobWatch:
       after SlurmdTimeout), is lost: it is cancelled (a job on a node that is gone ends when the
       node answers again) and a new job is submitted in its place, to keep `jobs` up.
 
+    A job that ends before any worker of it reached the scheduler failed (a broken environment on
+    the nodes, a wrong partition, too little memory): its replacement waits one round, then twice
+    as long after each further failure in a row (up to MAX_BACKOFF_S). After `max_failed` such
+    failures in a row, no job is submitted again: with no worker left the run is stopped
+    (`give_up`: a last checkpoint, the jobs cancelled, one error line naming the failure and the
+    last line of the job's log); with workers still up it goes on with them, said once, and is
+    stopped when the last of them leaves. A new job whose worker reaches the scheduler ends the row.
+
     dask-jobqueue's own adapt/lost-worker handling is not used: it replaced a lost job only for
     one-process jobs and said nothing. Runs in a thread of the driver; the cluster's state is
-    changed on the cluster's event loop. `squeue`, `ended_state`, `clock` and `emit` are what it
-    asks SLURM, reads the time from and says with (a test passes its own)."""
+    changed on the cluster's event loop. `squeue`, `ended_state`, `clock`, `emit` and `give_up`
+    are what it asks SLURM, reads the time from, says with and stops the run with (a test passes
+    its own)."""
 
-    def __init__(self, cluster, jobs: int, *, lost_after: float, every: float, squeue=squeue_states,
-                 ended_state=ended_state, clock=time.monotonic, emit=say, job_log=None):
+    def __init__(self, cluster, jobs: int, *, lost_after: float, every: float, max_failed: int = 5,
+                 squeue=squeue_states, ended_state=ended_state, clock=time.monotonic, emit=say, job_log=None,
+                 give_up=stop_run):
         self.cluster, self.jobs, self.lost_after, self.every = cluster, jobs, lost_after, every
         self.job_log = job_log  # job id -> the path of its stderr file, to quote a job that never connected
         self.squeue, self.ended_state, self.clock, self.emit = squeue, ended_state, clock, emit
+        self.max_failed, self.give_up = max_failed, give_up
         self.lost = self.replaced = 0
+        self.failed_in_a_row = 0               # jobs ended before a worker of them reached the scheduler
+        self.submit_at: float | None = None    # when the cancelled jobs' replacements are submitted
+        self.failing: str | None = None        # why no job is submitted any more (max_failed reached)
         self.known: dict[str, str] = {}        # job name -> SLURM job id, jobs seen submitted
         self.node: dict[str, str] = {}         # job id -> node it ran on
         self.connected_at: dict[str, float] = {}  # job id -> when a worker of it was last connected
@@ -128,6 +153,11 @@ class JobWatch:
         jobs = self._record_jobs()
         self._notice_lost_workers(jobs, now)
         self._replace_lost_jobs(jobs, now)
+        if self.failing is not None and not self.workers:
+            self._stop_the_run(f"{self.failing}; the workers that were still up have left too")
+        elif self.submit_at is not None and now >= self.submit_at and self.failing is None:
+            self.submit_at = None
+            self.cluster.sync(self._scale)
 
     def _record_jobs(self) -> dict[str, str]:
         """Job name -> SLURM job id of the cluster's jobs; a job new since the last look, while a
@@ -153,6 +183,8 @@ class JobWatch:
             job_name = name if name in jobs else name.rsplit("-", 1)[0]  # <job>-<i>: one of several processes
             if job_name in jobs:
                 workers[address] = (name, jobs[job_name])
+                if jobs[job_name] not in self.connected_at:
+                    self.failed_in_a_row = 0  # a new job's worker reached the scheduler: the row ends
                 self.connected_at[jobs[job_name]] = now
         for address in set(self.workers) - set(workers):
             name, job_id = self.workers[address]
@@ -174,10 +206,40 @@ class JobWatch:
             if reason is None:
                 continue
             self.lost += 1
+            failed = job_id not in self.connected_at
+            self.failed_in_a_row += failed
+            if self.failing is not None or (failed and self.failed_in_a_row >= self.max_failed):
+                self.cluster.sync(self._cancel, name)
+                self._too_many_failures(job_id, reason)
+                continue
+            delay = min(self.every * 2 ** (self.failed_in_a_row - 1), MAX_BACKOFF_S) if failed else 0
             self.emit(f"lost worker job {job_id}{self._where(job_id)}: {reason}; cancelling it and submitting "
-                      f"a new one to keep {self.jobs} ({self.lost} lost so far)")
+                      f"a new one {f'in {delay:.0f} s ' if delay else ''}to keep {self.jobs} "
+                      f"({self.lost} lost so far)")
             self.waiting.append(job_id)
-            self.cluster.sync(self._replace, name)
+            self.cluster.sync(self._cancel, name)
+            self.submit_at = now + delay if self.submit_at is None else min(self.submit_at, now + delay)
+
+    def _too_many_failures(self, job_id: str, reason: str) -> None:
+        """`max_failed` jobs in a row failed: none is submitted again. With no worker up the run
+        stops, saying why; else it goes on with the workers it has, said once."""
+        if self.failing is not None:  # a job of the workers still up ended
+            if not self.workers:
+                self._stop_the_run(f"{self.failing}; the workers that were still up have left too")
+            return
+        self.failing = (f"{self.failed_in_a_row} worker jobs in a row ended before a worker of them reached "
+                        f"the scheduler (cluster.slurm.max_failed_jobs={self.max_failed}); the last, job "
+                        f"{job_id}{self._where(job_id)}, {reason}")
+        if self.workers:
+            self.emit(f"{self.failing}; no new worker job is submitted: the run goes on with the "
+                      f"{len(self.workers)} worker(s) still up")
+        else:
+            self._stop_the_run(self.failing)
+
+    def _stop_the_run(self, why: str) -> None:
+        if not self._stop.is_set():
+            self._stop.set()  # nothing more to watch: the run is closing
+            self.give_up(why)
 
     def _why_lost(self, job_id: str, state: str, now: float) -> str | None:
         """Why job `job_id`, in squeue state `state` ('' once SLURM no longer lists it), is lost;
@@ -203,14 +265,18 @@ class JobWatch:
         path = Path(self.job_log(job_id))
         return f"; {log_ending(path) or f'it wrote no log {path}'}"
 
-    async def _replace(self, name: str) -> None:
-        """On the cluster's loop: forget job `name`, cancel it, and scale back up to `jobs`."""
+    async def _cancel(self, name: str) -> None:
+        """On the cluster's loop: forget job `name` and cancel it (its replacement comes with _scale)."""
         cluster = self.cluster
-        if self._stop.is_set():  # the cluster is closing: it cancels what it has, submits nothing
+        if self._stop.is_set():  # the cluster is closing: it cancels what it has
             return
         job = cluster.workers.pop(name, None)
         cluster.worker_spec.pop(name, None)
         if job is not None:
             with contextlib.suppress(Exception):
                 await job.close()  # scancel; SLURM ends it on a node that is gone once it answers
-        cluster.scale(jobs=self.jobs)
+
+    async def _scale(self) -> None:
+        """On the cluster's loop: submit new jobs up to `jobs`."""
+        if not self._stop.is_set():  # the cluster is closing: it submits nothing
+            self.cluster.scale(jobs=self.jobs)

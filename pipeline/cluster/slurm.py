@@ -16,11 +16,12 @@ from .security import dashboard_bind, http_pages, temporary_security
 from .stops import close_quietly, stops_deferred
 
 # Keys of cluster.slurm that the pipeline reads itself; the rest go to dask_jobqueue.SLURMCluster.
-PIPELINE_SLURM_KEYS = ("qos", "tls", "lifetime_margin_min", "lifetime_stagger_min",
-                       "dashboard_address", "tcp_timeout_s", "worker_ttl_s", "lost_job_after_s", "watch_every_s")
+PIPELINE_SLURM_KEYS = ("qos", "tls", "lifetime_margin_min", "lifetime_stagger_min", "dashboard_address",
+                       "tcp_timeout_s", "worker_ttl_s", "lost_job_after_s", "watch_every_s", "max_failed_jobs")
 # How faults are noticed (docs/slurm.md#faults), seconds; cluster.slurm.<key> overrides each.
 FAULT_DEFAULTS = {"tcp_timeout_s": 30, "worker_ttl_s": 60, "lost_job_after_s": 60, "watch_every_s": 5}
 MIN_TCP_TIMEOUT_S = 11  # distributed's keepalive: 10 probes plus an idle second
+MAX_FAILED_JOBS = 5  # worker jobs in a row that may end before a worker of them connects (cluster.slurm.max_failed_jobs)
 
 
 def walltime_minutes(walltime: str) -> float:
@@ -123,6 +124,12 @@ def fault_dask_config(settings: dict) -> dict:
             "distributed.deploy.lost-worker-timeout": "3650 days"}
 
 
+def max_failed_jobs(cfg) -> int:
+    """cluster.slurm.max_failed_jobs (checked with the config: pipeline/state/config.py)."""
+    value = (cfg.slurm if cfg.get("slurm") is not None else {}).get("max_failed_jobs")
+    return MAX_FAILED_JOBS if value is None else int(value)
+
+
 def _ipv4_interfaces() -> list[tuple[str, str]]:
     """(name, address) of each IPv4 address of an interface that is up, loopback left out."""
     import psutil
@@ -177,7 +184,7 @@ def open_slurm(cfg, stack):
     # From here a worker job that ends (walltime, killed, out of memory, its node down) or whose
     # workers all left the scheduler is replaced by a new one, and each loss is said.
     watch = JobWatch(cluster, int(cfg.jobs), lost_after=settings["lost_job_after_s"],
-                     every=settings["watch_every_s"], job_log=job_log)
+                     every=settings["watch_every_s"], max_failed=max_failed_jobs(cfg), job_log=job_log)
     watch.start()
     stack.callback(watch.stop)  # before the cluster closes (a stack unwinds last in, first out)
     return client

@@ -13,14 +13,17 @@ class Stopped(SystemExit):
     """SIGINT or SIGTERM as an exit: a SystemExit, so no `except Exception` on the way swallows
     it and a caller that does not catch it exits quietly with the conventional 128 + signal."""
 
-    def __init__(self, signum: int):
-        super().__init__(128 + signum)
-        self.signum = signum
+    def __init__(self, signum: int, reason: str | None = None):
+        super().__init__(STOPPED_BY_THE_RUN if reason else 128 + signum)
+        self.signum, self.reason = signum, reason  # reason: why the run stopped itself (stop_run)
         self.signal_name = signal.Signals(signum).name
 
 
+STOPPED_BY_THE_RUN = 2  # the exit status of a run that stopped itself (stop_run), as for an error
+
+
 # Process-wide, as signal handlers are: read and changed only through the functions below.
-_STOP = {"installed": False, "deferring": 0, "pending": None, "stopping": False}
+_STOP = {"installed": False, "deferring": 0, "pending": None, "stopping": False, "reason": None}
 
 
 def _on_signal(signum, frame) -> None:
@@ -30,7 +33,7 @@ def _on_signal(signum, frame) -> None:
         _STOP["pending"] = signum
         return
     _STOP["stopping"] = True
-    raise Stopped(signum)
+    raise Stopped(signum, _STOP["reason"])
 
 
 @contextlib.contextmanager
@@ -41,7 +44,7 @@ def stop_on_signals():
     if _STOP["installed"] or threading.current_thread() is not threading.main_thread():
         yield
         return
-    _STOP.update(installed=True, deferring=0, pending=None, stopping=False)
+    _STOP.update(installed=True, deferring=0, pending=None, stopping=False, reason=None)
     previous = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     previous_hook, sys.unraisablehook = sys.unraisablehook, _stop_again(sys.unraisablehook)
     try:
@@ -91,7 +94,18 @@ def take_pending_stop() -> Stopped:
     """The pending stop as the exception to raise now, the exit marked as under way: for a
     deferring block that must not go on (a retry of what the stop may have broken)."""
     _STOP["stopping"] = True
-    return Stopped(_STOP["pending"])
+    return Stopped(_STOP["pending"], _STOP["reason"])
+
+
+def stop_run(reason: str) -> bool:
+    """From any thread: the run stops as on SIGTERM (a stop deferred to the end of a write, a
+    last checkpoint, the cluster closed), but says `reason` and exits with STOPPED_BY_THE_RUN: for
+    a watch that finds the run cannot go on. False when no stop_on_signals block runs."""
+    if not _STOP["installed"]:
+        return False
+    _STOP["reason"] = reason
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGTERM)  # wakes a main thread that waits
+    return True
 
 
 def close_quietly(close) -> None:

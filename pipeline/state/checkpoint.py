@@ -15,6 +15,12 @@ with their digests. The digests guard against accidents, not against someone who
 file: they are plain SHA-256, so a consistent edit passes (run folders are private to their
 user for that). The file is built in memory and written with plain file I/O, so a full disk is
 an ordinary OSError on our side of the HDF5 library, never a failure inside it.
+
+Version 1 (runs made before the digests) cannot be verified: a flipped byte in it loads as
+changed data. It is refused unless the caller accepts it on purpose (`python -m
+pipeline.state.upgrade`, which reads it once and rewrites it as version 3). Every read is
+bounded: a dataset whose stored shape claims more bytes than the whole file is refused before
+anything is allocated, so damaged metadata cannot make a load hang.
 """
 from __future__ import annotations
 
@@ -33,7 +39,9 @@ from ..run_errors import CheckpointError, RunDirError
 
 FORMAT = "dsame-hearthstone-checkpoint"
 VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)  # older runs: 1 without digests, 2 without the header
+READABLE_VERSIONS = (1, 2, 3)  # older runs: 1 without digests (read only when accepted), 2 without the header
+UNVERIFIED_VERSION = 1
+UPGRADE_COMMAND = "python -m pipeline.state.upgrade"
 HEADER_SIZE = 512  # HDF5's smallest user block
 HEADER = re.compile(rb"%s (\d{1,6}) sha256 [0-9a-f]{64}\n\0*" % FORMAT.encode())
 HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"  # where a file without our header starts
@@ -178,15 +186,17 @@ class Checkpoint:
     """A loaded checkpoint, fully read into memory (the file is closed at once)."""
 
     def __init__(self, path: Path, config_yaml: str, identity: str, state: dict,
-                 arrays: dict[str, dict[str, np.ndarray]], blobs: dict[str, bytes]):
+                 arrays: dict[str, dict[str, np.ndarray]], blobs: dict[str, bytes], version: int = VERSION):
         self.path, self.config_yaml, self.identity = path, config_yaml, identity
-        self.state, self.arrays, self.blobs = state, arrays, blobs
+        self.state, self.arrays, self.blobs, self.version = state, arrays, blobs, version
 
 
-def load(path: Path, required: tuple[str, ...] = DECK_SEARCH_GROUPS) -> Checkpoint:
+def load(path: Path, required: tuple[str, ...] = DECK_SEARCH_GROUPS, *,
+         accept_unverified: bool = False) -> Checkpoint:
     """Read a checkpoint and verify its digests; any problem becomes a CheckpointError naming
     the file and what is wrong (for anything in the file, that it is damaged). The file is only
-    read, and HDF5 reads the bytes that were checked, from memory."""
+    read, and HDF5 reads the bytes that were checked, from memory. A version-1 file (no digests)
+    is refused unless `accept_unverified` (the upgrade command's way in)."""
     path = Path(path)
     if not path.is_file():
         what = "no checkpoint" if not path.exists() else "not a regular file (so not a checkpoint)"
@@ -199,8 +209,10 @@ def load(path: Path, required: tuple[str, ...] = DECK_SEARCH_GROUPS) -> Checkpoi
     try:
         with h5py.File(io.BytesIO(data), "r") as f:
             version = _check_header(path, f, versions)
+            if version == UNVERIFIED_VERSION and not accept_unverified:
+                raise unverifiable(path)
             state_json = str(f["state"].attrs["json"])
-            datasets = _read_datasets(path, f, verify=version >= 2)
+            datasets = _read_datasets(path, f, verify=version >= 2, limit=len(data))
             attrs = {"format": FORMAT, "version": version, "config": str(f.attrs["config"]),
                      "identity": str(f.attrs["identity"])}
             if version >= 2 and str(f.attrs.get("sha256")) != root_digest(
@@ -225,7 +237,7 @@ def load(path: Path, required: tuple[str, ...] = DECK_SEARCH_GROUPS) -> Checkpoi
     missing = [name for name in required if name not in arrays]
     if missing:
         raise CheckpointError(f"checkpoint {path} lacks {', '.join(missing)}")
-    return Checkpoint(path, attrs["config"], attrs["identity"], state, arrays, blobs)
+    return Checkpoint(path, attrs["config"], attrs["identity"], state, arrays, blobs, version)
 
 
 def damaged(path: Path, what: str) -> CheckpointError:
@@ -251,6 +263,13 @@ def _versions_allowed(path: Path, data: bytes) -> tuple[int, ...]:
     return (version,)
 
 
+def unverifiable(path: Path) -> CheckpointError:
+    return CheckpointError(
+        f"checkpoint {path} is version 1 (written before checkpoints carried checksums), so a damaged byte in it "
+        f"could not be told from data and it is not read; to accept it on purpose, run `{UPGRADE_COMMAND} {path}` "
+        "(reads it once and rewrites it as a verified version-3 file) and then the same command again")
+
+
 def foreign(path: Path, what: str) -> CheckpointError:
     """A file that is not a checkpoint of this pipeline, or one damaged where it says so."""
     return CheckpointError(f"checkpoint {path} is damaged or not a DSA-ME checkpoint ({what}); "
@@ -268,8 +287,9 @@ def _check_header(path: Path, f: h5py.File, versions: tuple[int, ...]) -> int:
     return int(version)
 
 
-def _read_datasets(path: Path, f: h5py.File, verify: bool) -> dict[str, tuple[np.ndarray, str]]:
-    """Every dataset under the root's groups: path -> (value, digest), each digest verified."""
+def _read_datasets(path: Path, f: h5py.File, verify: bool, limit: int) -> dict[str, tuple[np.ndarray, str]]:
+    """Every dataset under the root's groups: path -> (value, digest), each digest verified;
+    each one's claimed size checked against the file's (`limit` bytes) before it is read."""
     out = {}
     for group in f:
         if group == "state":
@@ -279,12 +299,28 @@ def _read_datasets(path: Path, f: h5py.File, verify: bool) -> dict[str, tuple[np
         for name, dataset in f[group].items():
             if not isinstance(dataset, h5py.Dataset):
                 raise damaged(path, f"/{group}/{name} is not a dataset")
+            _check_readable(path, f"/{group}/{name}", dataset, limit)
             value = np.asarray(dataset[()])
             digest = array_digest(value) if verify else ""
             if verify and str(dataset.attrs.get("sha256")) != digest:
                 raise damaged(path, f"dataset /{group}/{name} fails its checksum")
             out[f"{group}/{name}"] = (value, digest)
     return out
+
+
+def _check_readable(path: Path, where: str, dataset: h5py.Dataset, limit: int) -> None:
+    """A checkpoint's datasets are plain arrays stored whole (no chunks, filters or variable
+    lengths), so none can hold more bytes than the file: a shape that claims more (damaged
+    metadata) is refused before HDF5 allocates and fills it, which could take minutes."""
+    dtype, shape = dataset.dtype, dataset.shape or ()
+    if dtype.hasobject or dataset.chunks is not None:
+        raise damaged(path, f"dataset {where} is not stored as a plain array")
+    size = dtype.itemsize
+    for extent in shape:
+        size *= int(extent)
+    if size > limit:
+        raise damaged(path, f"dataset {where} claims shape {shape} of {dtype} ({size} bytes), more than the "
+                            f"whole file ({limit} bytes)")
 
 
 # --- plausibility of what was loaded ----------------------------------------------------------

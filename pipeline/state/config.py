@@ -231,7 +231,9 @@ STRATEGY_RANGES = {
     "strategy_search.batch_size": Range(2, 10 ** 5),
     "strategy_search.sigma0": Range(0, 100, low_open=True),
 }
-OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4)}  # null: one worker per core
+OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4),  # null: one worker per core
+                   # absent or null: pipeline/cluster/slurm.py's default
+                   "cluster.slurm.max_failed_jobs": Range(1, 10 ** 4)}
 AUTO_RANGES = {"algorithm.lag": Range(0, 10 ** 7), "algorithm.min_batch": Range(0, 10 ** 7),
                "cluster.games_per_task": Range(1, 10 ** 5)}  # or "auto"
 # A local cluster beyond this only thrashes: each worker is a process with its own engine.
@@ -331,8 +333,8 @@ def _check_numbers(cfg: DictConfig) -> None:
     _check_ranges(cfg, RANGES)
     for key, allowed in OPTIONAL_RANGES.items():
         value = OmegaConf.select(cfg, key)
-        if value is not None and value not in allowed:
-            raise ConfigError(f"{key} must be null or a number in {allowed}, got {value}")
+        if value is not None and not (isinstance(value, int) and not isinstance(value, bool) and value in allowed):
+            raise ConfigError(f"{key} must be null or a whole number in {allowed}, got {value!r}")
     for key, allowed in AUTO_RANGES.items():
         value = OmegaConf.select(cfg, key)
         if value != "auto" and not (isinstance(value, int) and not isinstance(value, bool) and value in allowed):

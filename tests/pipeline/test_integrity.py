@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 import h5py
 import numpy as np
@@ -210,13 +211,96 @@ def _elite_of_20_cards(arrays):
     solution[0] = row
 
 
-def test_an_old_checkpoint_without_digests_is_still_checked(finished, tmp_path):
+def _upgrade(path):
+    return subprocess.run([sys.executable, "-m", "pipeline.state.upgrade", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_an_old_checkpoint_without_digests_is_refused_until_upgraded_on_purpose(finished, tmp_path):
+    """A version-1 file cannot be verified: resume and report refuse it in one line that says how
+    to accept it; the upgrade command rewrites it as version 3 (verified from then on), and its
+    contents are still checked when the run resumes."""
     run_dir = _copy(finished, tmp_path)
     _write_version_1(finished / ckpt.FILENAME, run_dir / ckpt.FILENAME, _elite_of_20_cards)
+    before = _digest(run_dir)
+    upgrade = f"run `python -m pipeline.state.upgrade {run_dir / ckpt.FILENAME}`"
+    _one_error(run_pipeline(run_dir=run_dir, check=False), "is version 1", "not read", upgrade)
+    _one_error(_report(run_dir, "--out", tmp_path / "report"), "is version 1", upgrade)
+    assert _digest(run_dir) == before and not (tmp_path / "report").exists()
+    done = _upgrade(run_dir)  # the run folder, or the file itself
+    assert done.returncode == 0 and "rewritten as checkpoint version 3 (60 evaluations)" in done.stdout, done.stderr
+    assert ckpt.load(run_dir / ckpt.FILENAME).version == 3
     _one_error(run_pipeline(run_dir=run_dir, check=False), "is damaged: /real_archive/solution row 0")
     good = _copy(finished, tmp_path, "good")
     _write_version_1(finished / ckpt.FILENAME, good / ckpt.FILENAME, lambda arrays: None)
-    assert "resuming" in run_pipeline(run_dir=good).stderr  # an intact old file resumes
+    done = _upgrade(good / ckpt.FILENAME)
+    assert done.returncode == 0, done.stderr
+    assert "left as it is" in _upgrade(good).stdout  # once is enough
+    upgraded = good / ckpt.FILENAME
+    data = upgraded.read_bytes()
+    assert data[:ckpt.HEADER_SIZE] == ckpt.header(3, data[ckpt.HEADER_SIZE:])  # verified from now on
+    assert _same_checkpoint(ckpt.load(upgraded), ckpt.load(finished / ckpt.FILENAME))  # the same contents
+    assert "resuming" in run_pipeline(run_dir=good).stderr  # an intact old file resumes once upgraded
+    assert_same_run(final_state(good), final_state(finished))
+
+
+def _flip_offsets(size: int, count: int = 1014) -> list[int]:
+    """Every 13th byte of the first 4 KiB (headers, superblock, the first object headers), then
+    evenly over the rest of the file: `count` offsets."""
+    head = list(range(0, min(4096, size), 13))
+    return head + [int(x) for x in np.linspace(4096, size - 1, count - len(head))]
+
+
+def test_flips_in_an_old_checkpoint_are_never_accepted_silently_and_no_load_hangs(finished, tmp_path):
+    """Issue 47's measurement: 1,014 single-byte flips of a version-1 file. Read by default, each
+    is refused (none loaded with changed data, as 686 of them were when version 1 was trusted);
+    read on purpose (the upgrade's way in), each load ends within seconds, however damaged the
+    metadata: a dataset claiming more bytes than the file is refused before it is read."""
+    old = tmp_path / "version1.h5"
+    _write_version_1(finished / ckpt.FILENAME, old, lambda arrays: None)
+    original = old.read_bytes()
+    reference = ckpt.load(old, accept_unverified=True)
+    damaged = tmp_path / "damaged.h5"
+    counts = {"refused": 0, "accepted": 0}
+    accepted = {"refused": 0, "identical": 0, "changed": 0}
+    slowest = 0.0
+    for at in _flip_offsets(len(original)):
+        damaged.write_bytes(original[:at] + bytes([original[at] ^ 0xFF]) + original[at + 1:])
+        try:
+            ckpt.load(damaged)
+            counts["accepted"] += 1
+        except CheckpointError as exc:
+            assert str(damaged) in str(exc) and "\n" not in str(exc), str(exc)
+            counts["refused"] += 1
+        start = time.monotonic()
+        try:
+            loaded = ckpt.load(damaged, accept_unverified=True)
+            accepted["identical" if _same_checkpoint(loaded, reference) else "changed"] += 1
+        except CheckpointError:
+            accepted["refused"] += 1
+        slowest = max(slowest, time.monotonic() - start)
+    print(f"\nversion-1 flips: by default {counts}; accepted on purpose {accepted}; slowest load {slowest:.2f} s")
+    assert counts == {"refused": 1014, "accepted": 0}
+    assert sum(accepted.values()) == 1014 and slowest < 10
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "chunked"])
+def test_a_dataset_whose_shape_claims_more_than_the_file_is_refused_before_it_is_read(finished, tmp_path, layout):
+    """A version-1 file whose /evaluations/decks claims 2**26 rows (24 GB of int16) with no data
+    stored: HDF5 would allocate and fill them, minutes of memory traffic or an out-of-memory
+    kill for a file of kilobytes. The load refuses it at once, before a byte is allocated."""
+    old = tmp_path / "version1.h5"
+    _write_version_1(finished / ckpt.FILENAME, old, lambda arrays: None)
+    with h5py.File(old, "r+") as f:
+        del f["evaluations/decks"]
+        f["evaluations"].create_dataset("decks", shape=(2 ** 26, 180), dtype=np.int16,
+                                        chunks=(64, 180) if layout == "chunked" else None)
+    said = (r"claims shape \(67108864, 180\) of int16 \(24159191040 bytes\), more than the whole file"
+            if layout == "contiguous" else "is not stored as a plain array")
+    start = time.monotonic()
+    with pytest.raises(CheckpointError, match=rf"{old} is damaged: dataset /evaluations/decks {said}"):
+        ckpt.load(old, accept_unverified=True)
+    assert time.monotonic() - start < 5
 
 
 def _saved_variant(finished, tmp_path, change):

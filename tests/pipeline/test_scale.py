@@ -2,6 +2,7 @@
 (workers/protocol/timed_standin.py) calibrated from real games; and the stand-in itself."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import numpy as np
 from workers.protocol import timed_standin
 from workers.protocol.chunk_sums import ChunkSums
 
-from .helpers import ROOT
+from .helpers import ROOT, wait_for
 
 LINE = re.compile(r"^scale N=(\d+) overlap=(on|off): busy_share ([\d.]+), evaluations_per_hour (\d+), "
                   r"head_s_per_iteration ([\d.]+), scheduler_ms_per_task ([\d.]+), head_cpu_ms_per_task ([\d.]+), "
@@ -66,3 +67,67 @@ def test_the_stand_ins_tally_is_the_tally_of_its_records(tmp_path):
     expected = ChunkSums.of(records, 6)
     assert np.array_equal(tally.sums, expected.sums) and tally.sums.any()
     assert (tally.tried, tally.errors, tally.lost) == (expected.tried, [], [])
+
+
+def _daemon() -> int:
+    """A process that is not ours (its parent exits at once), as munged is not the tool's child."""
+    done = subprocess.run(["sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"], capture_output=True, text=True,
+                          check=True)
+    return int(done.stdout)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+def test_scale_slurm_stops_the_munged_its_cluster_start_started(tmp_path, monkeypatch):
+    """`tools.scale --slurm` with no three-host cluster up starts one (slurm/nodes_slurm.sh
+    start, which also starts munged when none runs) and stops it at the end; its stop leaves
+    munged, so the tool stops the munged that its start started, and only that one. Here the
+    start and stop are stand-ins and munged a process with its pid file."""
+    from tools import scale
+    pid_file = tmp_path / "munged.pid"
+    monkeypatch.setattr(scale, "MUNGED_PID", pid_file)
+    started = []
+    real_run = subprocess.run
+
+    def fake_run(command, **kwargs):
+        if command[:3] == ["ip", "netns", "list"]:
+            return subprocess.CompletedProcess(command, 0, "", "")
+        if command[-1] == "start" and not scale._running_pid(pid_file):  # munged started with the cluster
+            started.append(_daemon())
+            pid_file.write_text(f"{started[-1]}\n")
+        if command[-1] in ("start", "stop"):
+            return subprocess.CompletedProcess(command, 0, "", "")
+        return real_run(command, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    with scale.nodes_cluster():
+        assert started and _alive(started[0])
+    assert wait_for(lambda: not _alive(started[0]), timeout=15)  # stopped with the cluster
+    # a munged that ran before (the SLURM tests', another user's) is left running
+    before = _daemon()
+    pid_file.write_text(f"{before}\n")
+    try:
+        with scale.nodes_cluster():
+            pass
+        assert _alive(before) and len(started) == 1
+    finally:
+        os.kill(before, 9)
+
+
+def test_a_bad_setting_is_one_line_before_anything_runs(tmp_path):
+    """--budget under the preset's algorithm.initial used to end in the child run's traceback,
+    after the calibration games; now it is the pipeline's own line, and nothing is written."""
+    for args, said in ((["--budget", "20"], "error: algorithm.initial=100 exceeds algorithm.budget=20"),
+                       (["algorithm.bogus=1"], "error: bad config override: Could not override 'algorithm.bogus'")):
+        done = subprocess.run([sys.executable, "-m", "tools.scale", "--slots", "4", "--table", str(tmp_path / "t.npz"),
+                               "--runs-dir", str(tmp_path / "runs"), *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=120)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith(said), done.stderr[-2000:]
+    assert not list(tmp_path.iterdir())

@@ -24,6 +24,8 @@ from tests.pipeline.helpers import (ROOT, TINY, assert_same_run, command, final_
 
 from .conftest import NODES, NODES_DIR, on_ctl
 from .jobs import ENDED, jobs_named, job_state, sbatch, wait_job
+from .test_nodes import address, ctl
+from .test_nodes import job_state as node_job_state
 from .test_nodes import jobs as node_jobs  # the three-host cluster's squeue, on its controller
 from .test_nodes import node_workers as nodes_workers
 
@@ -261,6 +263,53 @@ def test_a_network_split_shorter_and_longer_than_the_timeouts(shared, tmp_path, 
     assert f"submitted in place of lost job {lost_job}" in run.output()
 
 
+def test_a_node_of_the_single_allocation_that_goes_down(shared, tables, standin_reference):
+    """slurm/dsa_me_srun.sbatch over both nodes (driver, scheduler and a worker on dsame-n1, a
+    worker on dsame-n2); dsame-n2 crashes mid-run. The driver says which node lost how many
+    workers, their tasks run again on dsame-n1's worker, the job goes on (--no-kill), and the run
+    ends with the undisturbed archive and the summary line."""
+    run_dir = shared / "run"
+    job = ctl("sbatch", "--parsable", "--nodes=2", "--ntasks=3", "--overcommit", "--mem-per-cpu=1G",
+              f"--output={shared}/driver-%j.out", f"--job-name=dsame-alloc-{uuid.uuid4().hex[:6]}",
+              "--export=ALL,DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP=12s",  # the scheduler's, as FAST_FAULTS
+              "slurm/dsa_me_srun.sbatch", *TINY, *standin(tables[0.1]), "+cluster.slurm.watch_every_s=2",
+              f"run_dir={run_dir}").strip().split(";")[0]
+    out = shared / f"driver-{job}.out"
+
+    def log() -> str:
+        return out.read_text(errors="replace") if out.exists() else ""
+
+    try:
+        assert wait_for(lambda: saved_evaluations(run_dir) >= 20 or node_job_state(job) in ENDED, timeout=240), \
+            log()[-3000:]
+        assert wait_for(lambda: log().count("Registered to:") == 2, timeout=60), log()[-3000:]
+        assert saved_evaluations(run_dir) < BUDGET and node_job_state(job) == "RUNNING", "the run ended before the fault"
+        start = time.monotonic()
+        kill_everything_on(NODES[1])
+        said = (rf"cluster [\d-]+ [\d:]+: lost 1 worker\(s\) on {NODES[1]} \(tls://{re.escape(address(NODES[1]))}:\d+\), none "
+                r"left there; their tasks run again on the 1 worker\(s\) left")
+        assert wait_for(lambda: re.search(said, log()) or node_job_state(job) in ENDED, timeout=NOTICE_S,
+                        poll=0.2), log()[-3000:]
+        assert re.search(said, log()), log()[-3000:]
+        print(f"\nsrun, node down: said after {time.monotonic() - start:.1f} s")
+        assert wait_for(lambda: "run finished" in log() or node_job_state(job) in ENDED, timeout=300), log()[-3000:]
+        restart_slurmd(NODES[1])  # SLURM ends the job once the node answers again
+        assert wait_for(lambda: node_job_state(job) in ENDED, timeout=120, poll=1), node_job_state(job)
+    finally:
+        link(NODES[1], "up")
+        if not _daemons_on(NODES[1]):
+            restart_slurmd(NODES[1])
+        if node_job_state(job) not in ENDED:
+            ctl("scancel", job)
+    assert node_job_state(job) == "COMPLETED" and "run finished" in log(), log()[-3000:]
+    # (searched in the whole text: the job's processes write to one file, a line may start mid-line)
+    lost = re.findall(r"cluster [\d-]+ [\d:]+: lost (\d+) worker\(s\) on (\S+) ", log())
+    summary = re.findall(r"cluster [\d-]+ [\d:]+: (\d+) worker\(s\) lost in this run", log())
+    assert ("1", NODES[1]) in lost and summary == [str(sum(int(n) for n, _ in lost))], (lost, summary)
+    assert saved_evaluations(run_dir) == BUDGET
+    assert_same_run(final_state(run_dir), standin_reference)
+
+
 # ------------------------------------------------------------------ the one-node cluster
 def local_workers(tmp_path: Path, name: str, jobs: int = 1) -> list[str]:
     return ["cluster=slurm", f"cluster.jobs={jobs}", "cluster.slurm.cores=1", "cluster.slurm.processes=1",
@@ -289,6 +338,58 @@ def test_a_worker_job_whose_walltime_is_shorter_than_the_run(slurm, tmp_path, ta
     assert saved_evaluations(run_dir) == BUDGET
     assert_same_run(final_state(run_dir), standin_reference)
     assert wait_for(lambda: not jobs_named(name), timeout=60)
+
+
+def test_worker_jobs_that_always_fail_stop_the_run_and_a_fixed_worker_resumes_it(slurm, tmp_path, tables,
+                                                                                standin_reference):
+    """Mid-run the nodes' environment breaks (the worker jobs' prologue then sets a Python home
+    that does not exist, as a wrong module would): the running worker job is cancelled, and every
+    new one fails before its worker starts. Each is submitted again after a wait that doubles;
+    after cluster.slurm.max_failed_jobs=2 failures in a row the run stops with one line naming
+    the failure and the log's error, its last checkpoint kept, no job left in the queue. Once the
+    environment is fixed, the same command resumes and ends with the undisturbed archive."""
+    name = f"dsame-fail-{uuid.uuid4().hex[:6]}"
+    run_dir, broken = tmp_path / "run", tmp_path / "environment-broken"
+    def overrides(jobs):
+        return [*standin(tables[0.1]), *local_workers(tmp_path, name, jobs), "cluster.slurm.max_failed_jobs=2",
+                f'cluster.slurm.job_script_prologue=["test ! -e {broken} || export PYTHONHOME=/nonexistent"]']
+    out = tmp_path / "driver.err"
+    with open(out, "w") as log:
+        proc = subprocess.Popen(command(*overrides(1), run_dir=run_dir), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
+                                start_new_session=True)
+        try:
+            assert wait_for(lambda: saved_evaluations(run_dir) >= 20 or proc.poll() is not None, timeout=240)
+            assert proc.poll() is None and jobs_named(name), out.read_text()[-3000:]
+            broken.touch()
+            subprocess.run(["scancel", "--name", name], check=True, timeout=60)
+            start = time.monotonic()
+            proc.wait(timeout=240)
+            took = time.monotonic() - start
+        finally:
+            if proc.poll() is None:
+                subprocess.run(["kill", "-KILL", f"-{proc.pid}"], capture_output=True)
+    err = out.read_text(errors="replace")
+    assert proc.returncode == 2, err[-3000:]
+    last = err.strip().splitlines()[-1]
+    print(f"\nfailing worker jobs: stopped {took:.0f} s after the environment broke:\n" + "\n".join(events(err))
+          + f"\n{last}")
+    stop = re.fullmatch(r"error: 2 worker jobs in a row ended before a worker of them reached the scheduler "
+                        r"\(cluster.slurm.max_failed_jobs=2\); the last, job \d+( on \S+)?, ended \(FAILED[^)]*\) "
+                        r"before a worker of it reached the scheduler; its log \S+\.err ends: .*\(its last error: "
+                        r"ModuleNotFoundError: No module named 'encodings'\); the checkpoint in (?P<run>\S+) holds (?P<kept>\d+) "
+                        r"evaluations; once that is fixed, run the same command again", last)
+    assert stop and stop["run"] == str(run_dir), last
+    assert re.search(r"submitting a new one in 2 s", err), err[-3000:]  # one watch round of backoff
+    assert int(stop["kept"]) == saved_evaluations(run_dir) < BUDGET  # the checkpoint is intact and says so
+    assert wait_for(lambda: not jobs_named(name), timeout=60), jobs_named(name)
+    broken.unlink()
+    # resumed with three worker jobs (the number of workers changes nothing but the time)
+    done = subprocess.run(command(*overrides(3), run_dir=run_dir), cwd=ROOT, capture_output=True, text=True,
+                          timeout=400)
+    assert done.returncode == 0 and f"resuming {run_dir} at {stop['kept']} evaluations" in done.stderr, \
+        done.stderr[-3000:]
+    assert saved_evaluations(run_dir) == BUDGET
+    assert_same_run(final_state(run_dir), standin_reference)
 
 
 def test_the_driver_job_preempted_and_requeued(slurm, tmp_path, tables, standin_reference):
@@ -426,3 +527,122 @@ def test_the_job_watch_replaces_ended_and_silent_jobs_and_says_so(processes):
     assert said[-1].endswith("(2 lost, 2 replaced so far)")
     watch.stop()
     assert said[-1] == "2 worker job(s) lost and 2 replaced in this run"
+
+
+@pytest.mark.parametrize("survivors", [0, 1])
+def test_the_job_watch_backs_off_from_failing_jobs_and_stops_after_max_failed(tmp_path, survivors):
+    """Worker jobs that end before their worker connects (a broken environment on the nodes) are
+    submitted again after 1, 2, 4 ... s (one watch round, doubling), not at once; a new job whose
+    worker connects ends the row. After max_failed in a row none is submitted again: with no
+    worker left the run is stopped with the last line of the failing job's log; with one still up
+    the run goes on with it, said once, and is stopped when it leaves."""
+    from pipeline.cluster.job_watch import JobWatch
+    said, stops, queue, clock = [], [], {}, [0.0]
+    cluster = FakeCluster(1 + survivors, 1, queue)
+    for name in cluster.workers:
+        cluster.connect(name)
+        queue[cluster.workers[name].job_id] = ("RUNNING", "node-1")
+    (tmp_path / "logs").mkdir()
+    watch = JobWatch(cluster, 1 + survivors, lost_after=10, every=1, max_failed=3,
+                     squeue=lambda ids: {i: queue[i] for i in ids if i in queue},
+                     ended_state=lambda job_id: "FAILED, NonZeroExitCode", clock=lambda: clock[0], emit=said.append,
+                     job_log=lambda job_id: tmp_path / "logs" / f"w-{job_id}.err", give_up=stops.append)
+    watch.check()
+    failing = next(iter(cluster.workers))
+
+    def fail_next():
+        """The job in `failing`'s place starts and fails: its log ends with Python's complaint."""
+        name = next(n for n in cluster.workers if n not in survivor_names)
+        job_id = cluster.workers[name].job_id
+        (tmp_path / "logs" / f"w-{job_id}.err").write_text("Fatal Python error: init_fs_encoding\n"
+                                                           "ModuleNotFoundError: No module named 'encodings'\n")
+        del queue[job_id]
+        cluster.disconnect(name)
+        return job_id
+
+    survivor_names = set(list(cluster.workers)[1:])
+    # the first job ends after its worker connected (a walltime): replaced at once, no failure
+    del queue[cluster.workers[failing].job_id]
+    cluster.disconnect(failing)
+    watch.check()
+    assert said[-1].endswith(f"submitting a new one to keep {1 + survivors} (1 lost so far)"), said
+    assert len(cluster.workers) == 1 + survivors
+    # two failures: each replacement waits, 1 s then 2 s
+    for failures, wait in ((1, 1), (2, 2)):
+        job_id = fail_next()
+        watch.check()
+        assert re.search(rf"lost worker job {job_id}: ended \(FAILED, NonZeroExitCode\) before a worker of it reached "
+                         rf"the scheduler; its log .*w-{job_id}.err ends: ModuleNotFoundError: No module named "
+                         rf"'encodings'; cancelling it and submitting a new one in {wait} s", said[-1]), said[-1]
+        assert len(cluster.workers) == survivors  # cancelled
+        clock[0] += wait - 0.5
+        watch.check()
+        assert len(cluster.workers) == survivors, "submitted before its wait"
+        clock[0] += 0.5
+        watch.check()
+        assert len(cluster.workers) == 1 + survivors
+    # a new job whose worker connects ends the row: the next failure waits 1 s again
+    new = next(n for n in cluster.workers if n not in survivor_names)
+    cluster.connect(new)
+    queue[cluster.workers[new].job_id] = ("RUNNING", "node-2")
+    watch.check()
+    assert watch.failed_in_a_row == 0
+    cluster.disconnect(new)
+    del queue[cluster.workers[new].job_id]
+    watch.check()  # lost after connecting: replaced at once
+    for failures in (1, 2, 3):
+        job_id = fail_next()
+        watch.check()
+        clock[0] += 2 ** (failures - 1)
+        watch.check()
+    gave_up = ("3 worker jobs in a row ended before a worker of them reached the scheduler "
+               f"(cluster.slurm.max_failed_jobs=3); the last, job {job_id}, ended (FAILED, NonZeroExitCode) before "
+               f"a worker of it reached the scheduler; its log {tmp_path / 'logs' / f'w-{job_id}.err'} ends: "
+               "ModuleNotFoundError: No module named 'encodings'")
+    assert len(cluster.workers) == survivors  # none submitted after the third failure
+    if not survivors:
+        assert stops == [gave_up]
+    else:
+        assert not stops and said[-1] == f"{gave_up}; no new worker job is submitted: the run goes on with the " \
+            "1 worker(s) still up"
+        n = len(said)
+        clock[0] += 100
+        watch.check()
+        assert len(said) == n and len(cluster.workers) == 1  # said once, nothing submitted
+        last, = cluster.workers
+        cluster.disconnect(last)
+        del queue[cluster.workers[last].job_id]
+        watch.check()
+        assert stops == [f"{gave_up}; the workers that were still up have left too"]
+    watch.stop()
+    assert said[-1] == f"{watch.lost} worker job(s) lost and {watch.replaced} replaced in this run"
+
+
+def test_the_worker_watch_says_which_node_lost_how_many_workers_and_stops_an_empty_run():
+    """cluster.kind=address (the srun script): workers that leave are said per node, with how
+    many are left there and in all; at the end how many were lost; a scheduler left with no
+    worker for lost_after seconds stops the run instead of holding the allocation."""
+    from pipeline.cluster.worker_watch import WorkerWatch
+    workers = {f"tls://10.0.0.{host}:{port}": {"host": f"10.0.0.{host}"} for host, port in ((1, 41), (1, 42), (2, 43))}
+    said, stops, clock = [], [], [0.0]
+    watch = WorkerWatch(lambda: workers, every=1, lost_after=60, node_of=lambda host: f"n{host[-1]}",
+                        clock=lambda: clock[0], emit=said.append, give_up=stops.append)
+    watch.check()
+    watch.check()
+    assert not said
+    del workers["tls://10.0.0.2:43"]
+    watch.check()
+    assert said == ["lost 1 worker(s) on n2 (tls://10.0.0.2:43), none left there; their tasks run again on the 2 "
+                    "worker(s) left, and nothing starts them again in this allocation"]
+    del workers["tls://10.0.0.1:41"], workers["tls://10.0.0.1:42"]
+    watch.check()
+    assert said[-1].startswith("lost 2 worker(s) on n1 (tls://10.0.0.1:41, tls://10.0.0.1:42), none left there; "
+                               "their tasks run again on the 0 worker(s) left")
+    clock[0] = 59
+    watch.check()
+    assert not stops
+    clock[0] = 60
+    watch.check()
+    assert stops == ["every worker of the scheduler has left (3 lost) and none has come back for 60 s"]
+    watch.stop()
+    assert said[-1] == "3 worker(s) lost in this run" and len(said) == 3

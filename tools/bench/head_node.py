@@ -16,10 +16,11 @@ of evaluations is queued on a LocalCluster (one single-threaded worker per core)
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
+
+from workers.inputs import ArgumentParser
 
 
 def time_inner_loop(iterations: int = 100_000, batch_size: int = 10, seed: int = 0) -> dict:
@@ -129,7 +130,7 @@ def report_surrogate_training(repeats: int) -> None:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs (random players)")
     parser.add_argument("--surrogate-only", action="store_true", help="only surrogate_train_s")
     args = parser.parse_args(argv)
