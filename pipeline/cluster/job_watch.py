@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import getpass
-import logging
 import os
 import re
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 from .events import say
+from .periodic import PeriodicCheck
 from .stops import stop_run
 
-log = logging.getLogger(__name__)
 ENDING = "COMPLETING"  # a job SLURM is ending (squeue's %T prints long state names): as good as gone
 MAX_BACKOFF_S = 300  # the longest wait before a failing job is submitted again
 
@@ -78,7 +76,7 @@ def log_ending(path) -> str | None:
     return f"its log {path} ends: {lines[-1]}" + (f" (its last error: {error})" if error != lines[-1] else "")
 
 
-class JobWatch:
+class JobWatch(PeriodicCheck):
     """Keeps `jobs` worker jobs up for the whole run. Every `every` seconds it compares the
     cluster's worker jobs with squeue and with the workers connected to the scheduler:
 
@@ -107,7 +105,8 @@ class JobWatch:
     def __init__(self, cluster, jobs: int, *, lost_after: float, every: float, max_failed: int = 5,
                  squeue=squeue_states, ended_state=ended_state, clock=time.monotonic, emit=say, job_log=None,
                  give_up=stop_run):
-        self.cluster, self.jobs, self.lost_after, self.every = cluster, jobs, lost_after, every
+        super().__init__("job watch", every)
+        self.cluster, self.jobs, self.lost_after = cluster, jobs, lost_after
         self.job_log = job_log  # job id -> the path of its stderr file, to quote a job that never connected
         self.squeue, self.ended_state, self.clock, self.emit = squeue, ended_state, clock, emit
         self.max_failed, self.give_up = max_failed, give_up
@@ -120,28 +119,10 @@ class JobWatch:
         self.connected_at: dict[str, float] = {}  # job id -> when a worker of it was last connected
         self.workers: dict[str, tuple[str, str]] = {}  # worker address -> (worker name, job id)
         self.waiting: list[str] = []           # lost job ids whose replacement is not submitted yet
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._loop, name="dsame-job-watch", daemon=True)
 
-    def start(self) -> None:
-        """One check now (a job that ended while the cluster started is replaced before the run
-        goes on), then one every `every` seconds in the watch's thread until stop()."""
-        self.check()
-        self.thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self.thread.is_alive():
-            self.thread.join(timeout=10)  # a stop's grace period is short; the thread is a daemon
+    def summary(self) -> None:
         if self.lost:
             self.emit(f"{self.lost} worker job(s) lost and {self.replaced} replaced in this run")
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self.every):
-            try:
-                self.check()
-            except Exception as exc:  # noqa: BLE001 - the watch must outlive a bad moment
-                log.warning("job watch: %s: %s", type(exc).__name__, exc)
 
     def check(self) -> None:
         """One look at the cluster, unless it is closing: the jobs it has, the workers connected,

@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import logging
 import socket
-import threading
 import time
 
 from .events import say
+from .periodic import PeriodicCheck
 from .stops import stop_run
-
-log = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -26,7 +23,7 @@ def node_name(host: str) -> str:
     return host
 
 
-class WorkerWatch:
+class WorkerWatch(PeriodicCheck):
     """Every `every` seconds, the scheduler's workers compared with the last look: the workers
     that left are said, one line per node. When every worker has left and none has come back
     for `lost_after` seconds, the run is stopped (`give_up`: a last checkpoint, one error line)
@@ -37,31 +34,16 @@ class WorkerWatch:
 
     def __init__(self, workers, *, every: float, lost_after: float, node_of=node_name, clock=time.monotonic,
                  emit=say, give_up=stop_run):
-        self.workers, self.every, self.lost_after = workers, every, lost_after
+        super().__init__("worker watch", every)
+        self.workers, self.lost_after = workers, lost_after
         self.node_of, self.clock, self.emit, self.give_up = node_of, clock, emit, give_up
         self.seen: dict[str, str] = {}  # worker address -> its node
         self.lost = 0
         self.empty_since: float | None = None  # when the last worker left
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._loop, name="dsame-worker-watch", daemon=True)
 
-    def start(self) -> None:
-        self.check()
-        self.thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self.thread.is_alive():
-            self.thread.join(timeout=10)
+    def summary(self) -> None:
         if self.lost:
             self.emit(f"{self.lost} worker(s) lost in this run")
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self.every):
-            try:
-                self.check()
-            except Exception as exc:  # noqa: BLE001 - the watch must outlive a bad moment
-                log.warning("worker watch: %s: %s", type(exc).__name__, exc)
 
     def check(self) -> None:
         if self._stop.is_set():
