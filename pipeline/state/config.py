@@ -247,10 +247,13 @@ ADDRESS = re.compile(r"(tcp|tls|ucx|ws|wss)://(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]
 DASHBOARD = re.compile(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]*):([0-9]{1,5})")
 PATHS = ("run_dir", "deck_file", "deck_space.pool", "opponents.path", "algorithm.offline.path",
          "engine.path", "strategy_search.deck")
+# Keys added after the first runs (November 2026: behaviour spaces, card changes as data), per
+# section with their defaults: at their defaults they leave a run's identity as it was.
+KEYS_ADDED = {"archive": {"objective": "health_difference", "measures": ["turns", "hand_size"],
+                          "objective_range": None, "type": "grid", "start_dims": None, "remap_every": None,
+                          "cells": None},
+              "deck_space": {"stat_overrides": []}}
 # Keys that do not change what a run computes: they may differ when a run is resumed.
-# archive keys added in November 2026 (behaviour spaces), with their defaults
-ARCHIVE_KEYS_ADDED = {"objective": "health_difference", "measures": ["turns", "hand_size"], "objective_range": None,
-                      "type": "grid", "start_dims": None, "remap_every": None, "cells": None}
 NOT_IDENTITY = ("cluster", "progress", "run_dir", "report", "hydra")
 
 
@@ -585,15 +588,11 @@ def identity(cfg: DictConfig) -> dict:
                            if k != "path" and not (k == "table" and v is None)}  # (nor a table unused)
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
-    archive = plain.get("archive")
-    if isinstance(archive, dict):  # keys added after the first runs: at their defaults, the identity is as it was
-        for key, default in ARCHIVE_KEYS_ADDED.items():
-            if archive.get(key, default) == default:
-                archive.pop(key, None)
-    space = plain.get("deck_space")
-    if isinstance(space, dict) and space.get("stat_overrides", 0) == []:  # no card changes: the
-        # identity runs had before the key existed
-        del space["stat_overrides"]
+    for section, added in KEYS_ADDED.items():
+        values = plain.get(section)
+        for key, default in added.items() if isinstance(values, dict) else ():
+            if values.get(key, default) == default:
+                values.pop(key, None)
     algo = plain.get("algorithm")
     if isinstance(algo, dict):
         if algo.get("overlap") is not None:  # a config written before algorithm.steady_state's rename
