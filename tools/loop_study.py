@@ -1,14 +1,14 @@
-"""Quality of the steady-state loop against the paper's synchronous one: the same DSA-ME runs with
-real games (random players, the smoke's settings), several seeds per loop, compared by final
-QD-score and coverage (mean, standard deviation, Welch's t-test and the Mann-Whitney U test
-against the synchronous loop).
+"""Quality of one DSA-ME loop against another: the same runs with real games (random players, the
+smoke's settings), several seeds per loop, compared by final QD-score and coverage (mean, standard
+deviation, Welch's t-test and the Mann-Whitney U test against the first loop listed).
 
     python -m tools.loop_study [--budget 500] [--seeds 0 1 2 3 4] [--loops sync 40] [--parallel 2]
                                [--out results/loop_study] [key=value ...]
 
 A loop is `sync` (algorithm.steady_state=false) or a number: the steady-state loop with that
 algorithm.lag (read at 2 decks per slot, as the auto lag is at the paper's budget and 200 slots:
-40 stands for 20 slots, 400 for 200). Each run is `python -m pipeline`
+40 stands for 20 slots, 400 for 200); `:batched` after it runs the inner loop in the batched mode
+(algorithm.inner.mode), e.g. `--loops sync sync:batched`. Each run is `python -m pipeline`
 in its own process with one worker; `--parallel` runs go at once. Runs already finished in
 --out are read, not run again. Prints a Markdown table and writes it, with every run's figures,
 beside the runs (study-<budget>.md, study-<budget>.json).
@@ -33,14 +33,30 @@ SMOKE = ["strategy=random", "opponents.games=24", "cluster.games_per_task=12", "
          "algorithm.inner.iterations=20000", "surrogate.epochs=20", "progress=false", "cluster.n_workers=1"]
 
 
+INNER_MODES = ("serial", "batched")
+
+
 def loop_overrides(loop: str) -> list[str]:
+    loop, _, mode = loop.partition(":")
+    inner = [f"algorithm.inner.mode={mode}"] if mode else []
     if loop == "sync":
-        return ["algorithm.steady_state=false"]
-    return ["algorithm.steady_state=true", f"algorithm.lag={int(loop)}"]
+        return ["algorithm.steady_state=false", *inner]
+    return ["algorithm.steady_state=true", f"algorithm.lag={int(loop)}", *inner]
+
+
+def loop_name(loop: str) -> str:
+    loop, _, mode = loop.partition(":")
+    name = "synchronous" if loop == "sync" else f"steady-state, lag {loop}"
+    return f"{name}, {mode or 'serial'} inner loop"
+
+
+def bad_loop(loop: str) -> bool:
+    loop, _, mode = loop.partition(":")
+    return (loop != "sync" and not loop.isdigit()) or (mode != "" and mode not in INNER_MODES)
 
 
 def run_one(out: Path, budget: int, loop: str, seed: int, extra: list[str]) -> dict:
-    run_dir = out / f"budget{budget}-{loop}-seed{seed}"
+    run_dir = out / f"budget{budget}-{loop.replace(':', '-')}-seed{seed}"
     metrics = run_dir / "metrics.jsonl"
     if not (run_dir / "done").is_file():
         command = [sys.executable, "-m", "pipeline", "name=loop_study", *SMOKE, f"algorithm.budget={budget}",
@@ -55,17 +71,17 @@ def run_one(out: Path, budget: int, loop: str, seed: int, extra: list[str]) -> d
 
 
 def compare(runs: list[dict], loops: list[str]) -> list[dict]:
-    """Per loop: mean and sd of QD-score and coverage; against sync: Welch's t and Mann-Whitney p."""
+    """Per loop: mean and sd of QD-score and coverage; against the first: Welch's t and Mann-Whitney p."""
     from scipy import stats
     rows = []
-    base = [r for r in runs if r["loop"] == "sync"]
+    base = [r for r in runs if r["loop"] == loops[0]]
     for loop in loops:
         mine = [r for r in runs if r["loop"] == loop]
         row = {"loop": loop, "seeds": len(mine)}
         for key in ("qd_score", "coverage"):
             values = np.array([r[key] for r in mine])
             row[f"{key}_mean"], row[f"{key}_sd"] = float(values.mean()), float(values.std(ddof=1))
-            if loop != "sync" and len(base) > 1:
+            if loop != loops[0] and len(base) > 1:
                 ref = np.array([r[key] for r in base])
                 row[f"{key}_welch_p"] = float(stats.ttest_ind(values, ref, equal_var=False).pvalue)
                 row[f"{key}_mannwhitney_p"] = float(stats.mannwhitneyu(values, ref).pvalue)
@@ -80,8 +96,7 @@ def table(rows: list[dict], budget: int, games: int) -> str:
     for r in rows:
         def p(key):
             return f"{r[key + '_welch_p']:.2f}, {r[key + '_mannwhitney_p']:.2f}" if key + "_welch_p" in r else "-"
-        name = "synchronous" if r["loop"] == "sync" else f"steady-state, lag {r['loop']}"
-        lines.append(f"| {name} | {r['seeds']} | {r['qd_score_mean']:.2f} ({r['qd_score_sd']:.2f}) | {p('qd_score')} "
+        lines.append(f"| {loop_name(r['loop'])} | {r['seeds']} | {r['qd_score_mean']:.2f} ({r['qd_score_sd']:.2f}) | {p('qd_score')} "
                      f"| {r['coverage_mean']:.4f} ({r['coverage_sd']:.4f}) | {p('coverage')} |")
     return "\n".join(lines)
 
@@ -90,15 +105,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = ArgumentParser(prog="python -m tools.loop_study", description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=int, default=500)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
-    parser.add_argument("--loops", nargs="+", default=["sync", "40"], help="sync, or a steady-state lag")
+    parser.add_argument("--loops", nargs="+", default=["sync", "40"],
+                        help="sync or a steady-state lag, each optionally :batched; the first is the baseline")
     parser.add_argument("--parallel", type=int, default=2, help="runs at once")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "loop_study")
     parser.add_argument("overrides", nargs="*", help="more config overrides for every run (key=value)")
     args = parser.parse_args(argv)
-    bad = [loop for loop in args.loops if loop != "sync" and not loop.isdigit()]
-    if bad or "sync" not in args.loops or args.budget < 1 or args.parallel < 1 or len(args.seeds) < 2:
-        parser.error("--loops needs sync and lags (whole numbers), --seeds at least two, --budget and "
-                     "--parallel positive")
+    if (any(bad_loop(loop) for loop in args.loops) or len(set(args.loops)) < 2 or args.budget < 1
+            or args.parallel < 1 or len(args.seeds) < 2):
+        parser.error("--loops needs two or more of sync and lags (whole numbers), each optionally :batched; "
+                     "--seeds at least two, --budget and --parallel positive")
     for loop in args.loops:  # a bad setting is one line now, not a child run's error later
         checked_config("name=loop_study", *SMOKE, f"algorithm.budget={args.budget}", f"seed={args.seeds[0]}",
                        *loop_overrides(loop), *args.overrides)

@@ -8,7 +8,8 @@ the protocol took on this machine and returns a real evaluation's records from a
 
 First it calibrates (once; `--recalibrate` again): real protocol games of random decks, timed
 per task, make the table. Then for each N it runs DSA-ME with overlap off (the paper's loop) and
-on (the steady-state loop with algorithm.lag = 3 N), and prints per run:
+on (the steady-state loop with algorithm.lag = 3 N), both with the batched inner loop
+(`algorithm.inner.mode=serial` after `--` runs the paper's chain), and prints per run:
 evaluations per hour, the workers' busy share (time in tasks over slot time), the head node's
 seconds per outer iteration by phase, the scheduler's overhead per task, the driver's CPU per task
 and per iteration, the driver's peak memory (the scheduler runs inside the driver's process) and
@@ -140,10 +141,11 @@ def warm_imports() -> None:
 def run_overrides(slots: int, steady_state: bool, table: Path, budget: int, run_dir: Path, extra: list[str]) -> list[str]:
     """The config of one scale run with `slots` worker slots."""
     # the lag docs/pipeline.md asks of a cluster of this many slots: the slots' decks, and as many
-    # again as they play while the head node makes a batch (here about a deck's time: 3 N in all)
+    # again as they play while the head node makes a batch (here about a deck's time: 3 N in all);
+    # the batched inner loop, the fastest whose quality holds (docs/pipeline.md#the-surrogate-inner-loop)
     return ["experiment=paper", "engine=scale_standin", f"engine.table={table}", f"algorithm.budget={budget}",
             f"algorithm.steady_state={str(steady_state).lower()}", f"algorithm.lag={LAGS_PER_SLOT * slots}",
-            f"run_dir={run_dir}", "progress=false", *extra]
+            "algorithm.inner.mode=batched", f"run_dir={run_dir}", "progress=false", *extra]
 
 
 def slots_of(slots: int, processes: int) -> tuple[int, int]:

@@ -288,7 +288,8 @@ class Search:
                        unit="pred", unit_scale=True) as bar:
             run_inner_loop(self.space, self.surrogate.kernel_weights(), grid, self.rng,
                            int(inner.iterations), int(inner.batch_size), int(inner.initial), progress=bar,
-                           sources=(*self.behavior.sources(int(self.algo.targets)), card_features(self.space)))
+                           sources=(*self.behavior.sources(int(self.algo.targets)), card_features(self.space)),
+                           mode=str(inner.mode), step_decks=int(inner.step_decks), threads=inner.threads)
         log["inner_loop_s"] = time.perf_counter() - start
         log["surrogate_elites"] = len(grid)
         self.grid = grid

@@ -122,14 +122,24 @@ def predict_batch(decks, w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out):
 @njit(cache=True)
 def insert_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds, centroids,
                  objective, solution, measures, targets, occupied, occ_list, n_occ):
+    """ribs' insertion rule (place_batch); returns cells changed."""
+    return place_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds, centroids,
+                       objective, solution, measures, targets, occupied, occ_list, n_occ,
+                       np.empty(decks.shape[0], dtype=np.int64))
+
+
+@njit(cache=True)
+def place_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds, centroids,
+                objective, solution, measures, targets, occupied, occ_list, n_occ, placed):
     """ribs' insertion rule: an entry enters its cell only with a strictly higher objective;
     in batch order, so among equal best newcomers the first one wins. `behavior` holds each
     deck's objective and measures, `preds` what the surrogate predicted (kept as its targets).
-    Returns cells changed."""
+    `placed[b]`: the cell deck b entered, or -1. Returns cells changed."""
     changed = 0
     for b in range(decks.shape[0]):
         f = behavior[b, 0]
         cell = cell_of(behavior[b, 1:], dims, lower, interval, eps, bounds, n_bounds, centroids)
+        placed[b] = -1
         if f > objective[cell]:
             if not occupied[cell]:
                 occupied[cell] = True
@@ -141,6 +151,7 @@ def insert_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_b
                 measures[cell, i] = behavior[b, 1 + i]
             for t in range(preds.shape[1]):
                 targets[cell, t] = preds[b, t]
+            placed[b] = cell
             changed += 1
     return changed
 

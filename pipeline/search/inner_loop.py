@@ -1,41 +1,69 @@
-"""MAP-Elites on the surrogate alone: many small batches, no games."""
+"""MAP-Elites on the surrogate alone: many batches of mutants, no games.
+
+Two modes make the same number of predictions (algorithm.inner.iterations x batch_size):
+`serial`, the paper's chain of small steps on one core (inner_kernel.run_block), and `batched`,
+fewer steps of `step_decks` decks each, spread over the head node's cores (batched_kernel).
+"""
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from ..deck_space import DeckSpace
 from .archives import SurrogateGrid
+from .batched_kernel import first_layers, run_steps
 from .inner_kernel import MAX_CHANGE, behavior_batch, predict_batch, run_block
+
+MODES = ("serial", "batched")
 
 
 def run_inner_loop(space: DeckSpace, weights: tuple[tuple, tuple], grid: SurrogateGrid,
                    rng: np.random.Generator, iterations: int, batch_size: int, initial: int,
-                   progress=None, block: int = 1000, sources: tuple | None = None) -> int:
-    """Run `iterations` steps of `batch_size` decks on `grid`; returns the predictions made.
-    `sources`: where each deck's objective and measures come from, (kinds, indices,
-    card_features) as behavior_space.BehaviorSpace.sources and behavior_space.card_features give them
-    (default: the surrogate's first outputs, the objective then the measures).
+                   progress=None, block: int = 1000, sources: tuple | None = None, *,
+                   mode: str = "serial", step_decks: int = 1000, threads: int | None = None) -> int:
+    """Run `iterations` steps of `batch_size` decks' worth of predictions on `grid`; returns the
+    predictions made. `sources`: where each deck's objective and measures come from, (kinds,
+    indices, card_features) as behavior_space.BehaviorSpace.sources and
+    behavior_space.card_features give them (default: the surrogate's first outputs, the
+    objective then the measures). `threads`: the batched mode's cores (default all).
 
-    A fresh grid starts with ceil(initial / batch_size) steps of random decks; a persisting
-    one (DSA-ME without resetting) already has elites and goes straight to mutation.
-    Random numbers are drawn per block of steps, so the result depends only on the
-    generator's state, the weights and the grid.
+    A fresh grid starts with random decks (ceil(initial / batch_size) steps of them; batched:
+    one step of `initial`); a persisting one (DSA-ME without resetting) already has elites and
+    goes straight to mutation. Random numbers are drawn from `rng` per block of steps, so the
+    result depends only on the generator's state, the weights and the grid (batched: not on
+    the thread count either).
     """
-    # An empty grid has no parents to mutate: it always starts with at least one random step.
+    if mode not in MODES:
+        raise ValueError(f"algorithm.inner.mode must be one of {MODES}, got {mode!r}")
     if sources is None:
         values = 1 + len(grid.dims)
         sources = (np.zeros(values, np.int64), np.arange(values, dtype=np.int64), np.zeros((space.size, 4)))
-    random_steps = min(max(-(-initial // batch_size), 1), iterations) if len(grid) == 0 else 0
-    for _ in range(random_steps):
-        decks = space.random_decks(rng, batch_size)
+    total = iterations * batch_size
+    empty = len(grid) == 0  # no parents to mutate: random decks first
+    if mode == "serial":
+        step = batch_size
+        random_steps = min(max(-(-initial // batch_size), 1), iterations) if empty else 0
+        random_decks = random_steps * batch_size
+    else:
+        step, random_decks = step_decks, min(max(initial, 1), total) if empty else 0
+    for count in np.diff(np.r_[0:random_decks:step, random_decks]) if random_decks else ():
+        decks = space.random_decks(rng, int(count))
         predictions = predict_batch(decks, *weights)
         grid.add(decks, predictions.astype(np.float64),
                  behavior_batch(decks, predictions, *sources, space.deck_size))
     if progress is not None:
-        progress.update(random_steps * batch_size)
-    done = random_steps
-    while done < iterations:
-        n = min(block, iterations - done)
+        progress.update(random_decks)
+    if mode == "serial":
+        _serial_chain(space, weights, grid, rng, iterations - random_steps, batch_size, block, sources, progress)
+    else:
+        _batched_steps(space, weights, grid, rng, total - random_decks, step_decks, sources, progress, threads)
+    return total
+
+
+def _serial_chain(space, weights, grid, rng, steps, batch_size, block, sources, progress) -> None:
+    done = 0
+    while done < steps:
+        n = min(block, steps - done)
         ks = np.minimum(rng.geometric(0.5, size=(n, batch_size)), MAX_CHANGE)
         run_block(rng.random((n, batch_size)), ks, rng.random((n, batch_size, MAX_CHANGE)),
                   rng.random((n, batch_size, MAX_CHANGE)), space.limits, space.deck_size,
@@ -43,4 +71,24 @@ def run_inner_loop(space: DeckSpace, weights: tuple[tuple, tuple], grid: Surroga
         done += n
         if progress is not None:
             progress.update(n * batch_size)
-    return iterations * batch_size
+
+
+def _batched_steps(space, weights, grid, rng, decks, step_decks, sources, progress, threads) -> None:
+    """Steps of `step_decks` (the last one what is left), 50 steps per kernel call so the
+    progress bar moves; one 64-bit seed per step from the run's generator."""
+    w0, b0 = weights[:2]
+    cell_cards = np.zeros((len(grid.objective), space.deck_size), np.int64)
+    cell_hidden = np.zeros((len(grid.objective), len(b0)), np.float32)
+    first_layers(grid.solution, grid.occ_list[:len(grid)], w0, b0, cell_cards, cell_hidden)
+    full, rest = divmod(decks, step_decks)
+    calls = [(step_decks, n) for n in np.diff(np.r_[0:full:50, full])] + ([(rest, 1)] if rest else [])
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    try:
+        for size, n in calls:
+            run_steps(rng.bit_generator.random_raw(int(n)).astype(np.uint64), int(size), space.limits,
+                      space.deck_size, *weights, *sources, *grid.kernel_args(), cell_cards, cell_hidden)
+            if progress is not None:
+                progress.update(int(size * n))
+    finally:
+        numba.set_num_threads(before)

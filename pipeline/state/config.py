@@ -40,6 +40,9 @@ class InnerCfg:
     iterations: int = 100000
     batch_size: int = 10
     initial: int = 100
+    mode: str = "serial"  # serial: the paper's chain | batched: steps of step_decks on every core
+    step_decks: int = 1000
+    threads: Optional[int] = None  # the batched mode's cores; null: all (no result depends on it)
 
 
 @dataclass
@@ -176,6 +179,7 @@ CHOICES = {
     "algorithm.model": ("mlp", "linear"),
     "algorithm.targets": (3, 12),
     "algorithm.offline.source": ("none", "data", "model"),
+    "algorithm.inner.mode": ("serial", "batched"),
     "engine.name": ("builtin", "sabberstone", "scale_standin"),
     "cluster.kind": ("local", "slurm", "address"),
     "deck_space.hero_class": HERO_CLASSES,
@@ -214,6 +218,7 @@ RANGES = {
     "algorithm.inner.iterations": Range(0, 10 ** 9),
     "algorithm.inner.batch_size": Range(1, 10 ** 5),
     "algorithm.inner.initial": Range(0, 10 ** 7),
+    "algorithm.inner.step_decks": Range(1, 10 ** 6),
     "surrogate.lr": Range(0, 10, low_open=True),
     "surrogate.batch_size": Range(1, 10 ** 6),
     "surrogate.epochs": Range(0, 10 ** 5),
@@ -233,7 +238,8 @@ STRATEGY_RANGES = {
 }
 OPTIONAL_RANGES = {"cluster.n_workers": Range(1, 10 ** 4),  # null: one worker per core
                    # absent or null: pipeline/cluster/slurm.py's default
-                   "cluster.slurm.max_failed_jobs": Range(1, 10 ** 4)}
+                   "cluster.slurm.max_failed_jobs": Range(1, 10 ** 4),
+                   "algorithm.inner.threads": Range(1, 10 ** 4)}
 AUTO_RANGES = {"algorithm.lag": Range(0, 10 ** 7), "algorithm.min_batch": Range(0, 10 ** 7),
                "cluster.games_per_task": Range(1, 10 ** 5)}  # or "auto"
 # A local cluster beyond this only thrashes: each worker is a process with its own engine.
@@ -252,7 +258,8 @@ PATHS = ("run_dir", "deck_file", "deck_space.pool", "opponents.path", "algorithm
 KEYS_ADDED = {"archive": {"objective": "health_difference", "measures": ["turns", "hand_size"],
                           "objective_range": None, "type": "grid", "start_dims": None, "remap_every": None,
                           "cells": None},
-              "deck_space": {"stat_overrides": []}}
+              "deck_space": {"stat_overrides": []},
+              "algorithm.inner": {"mode": "serial", "step_decks": 1000}}
 # Keys that do not change what a run computes: they may differ when a run is resumed.
 NOT_IDENTITY = ("cluster", "progress", "run_dir", "report", "hydra")
 
@@ -580,6 +587,12 @@ def _probe(address: str, timeout: float) -> None:
         raise ConfigError(f"cluster.address={address} does not answer: {exc.strerror or exc}") from None
 
 
+def _at(tree: dict, dotted: str):
+    for key in dotted.split("."):
+        tree = tree.get(key) if isinstance(tree, dict) else None
+    return tree
+
+
 def identity(cfg: DictConfig) -> dict:
     """The part of the config that determines a run's results."""
     plain = OmegaConf.to_container(cfg, resolve=True)
@@ -589,10 +602,11 @@ def identity(cfg: DictConfig) -> dict:
     if plain.get("strategy_search", 0) is None:  # deck searches keep the identity they had
         del plain["strategy_search"]
     for section, added in KEYS_ADDED.items():
-        values = plain.get(section)
+        values = _at(plain, section)
         for key, default in added.items() if isinstance(values, dict) else ():
             if values.get(key, default) == default:
                 values.pop(key, None)
+    (_at(plain, "algorithm.inner") or {}).pop("threads", None)  # the batched mode's result is the same on any
     algo = plain.get("algorithm")
     if isinstance(algo, dict):
         if algo.get("overlap") is not None:  # a config written before algorithm.steady_state's rename

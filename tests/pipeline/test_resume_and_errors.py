@@ -21,6 +21,9 @@ LONGER = {  # a few outer iterations (or checkpoints) so there is something to i
     "dsa_me_sliding": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
                        "algorithm.lag=12", "archive.type=sliding", "archive.remap_every=25",
                        "archive.start_dims=[5,5]"],
+    # the batched inner loop: the killed runs use one thread, the reference all (the same archive)
+    "dsa_me_batched": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
+                       "algorithm.lag=12", "algorithm.inner.mode=batched", "algorithm.inner.step_decks=100"],
     "dsa_me_cvt": ["algorithm=dsa_me", "algorithm.budget=120", "algorithm.inner.iterations=100",
                    "algorithm.lag=12", "archive.type=cvt", "archive.cells=60",
                    "archive.measures=[turns,hand_size,num_minions]", "archive.ranges=[[5,15],[1,7],[0,30]]"],
@@ -39,7 +42,7 @@ def reference(tmp_path_factory):
 @pytest.mark.parametrize("algorithm", list(LONGER))
 def test_sigkill_at_several_points_then_resume_gives_the_same_run(tmp_path, reference, algorithm):
     run_dir = tmp_path / "killed"
-    overrides = LONGER[algorithm]
+    overrides = LONGER[algorithm] + (["algorithm.inner.threads=1"] if algorithm == "dsa_me_batched" else [])
     seen = []
     # 1: during start-up, before any checkpoint.
     proc = start_pipeline(*overrides, run_dir=run_dir)
