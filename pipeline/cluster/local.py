@@ -15,7 +15,9 @@ from .stops import close_quietly, stop_pending, stops_deferred, take_pending_sto
 START_ATTEMPTS = 3  # a local cluster whose start fails (a worker process killed early) starts again
 
 
-def default_workers() -> int:
+def usable_cores() -> int:
+    """The cores this process may run on (a SLURM job's share, not the node's count): one local
+    worker each by default, and the batched inner loop's threads."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
@@ -42,7 +44,7 @@ def start_local_cluster(n_workers: int | None, security, dashboard_address=None,
     nothing unless `dashboard`; started again if a worker process dies before the cluster is up
     ("Nanny failed to start"), one clear error after `attempts`."""
     from distributed import LocalCluster
-    n = int(n_workers or default_workers())
+    n = int(n_workers or usable_cores())
     problem = None
     for attempt in range(attempts):
         if attempt:

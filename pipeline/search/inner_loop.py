@@ -9,6 +9,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..cluster.local import usable_cores
 from ..deck_space import DeckSpace
 from .archives import SurrogateGrid
 from .batched_kernel import first_layers, run_steps
@@ -83,7 +84,7 @@ def _batched_steps(space, weights, grid, rng, decks, step_decks, sources, progre
     full, rest = divmod(decks, step_decks)
     calls = [(step_decks, n) for n in np.diff(np.r_[0:full:50, full])] + ([(rest, 1)] if rest else [])
     before = numba.get_num_threads()
-    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(min(threads or usable_cores(), numba.config.NUMBA_NUM_THREADS))
     try:
         for size, n in calls:
             run_steps(rng.bit_generator.random_raw(int(n)).astype(np.uint64), int(size), space.limits,

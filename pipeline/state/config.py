@@ -21,7 +21,7 @@ from omegaconf.errors import OmegaConfBaseException
 from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES  # both engines play 30-card decks
 
 from ..behavior_space import KNOWN_OBJECTIVE_RANGES, STATISTICS
-from ..cluster.local import default_workers
+from ..cluster.local import usable_cores
 from ..run_errors import ConfigError
 from ..stat_overrides import check_entries
 
@@ -349,10 +349,10 @@ def _check_numbers(cfg: DictConfig) -> None:
         value = OmegaConf.select(cfg, key)
         if value != "auto" and not (isinstance(value, int) and not isinstance(value, bool) and value in allowed):
             raise ConfigError(f"{key} must be auto or a whole number in {allowed}, got {value!r}")
-    workers, most = cfg.cluster.n_workers, max(MIN_LOCAL_WORKERS, LOCAL_WORKERS_PER_CORE * default_workers())
+    workers, most = cfg.cluster.n_workers, max(MIN_LOCAL_WORKERS, LOCAL_WORKERS_PER_CORE * usable_cores())
     if cfg.cluster.kind == "local" and workers is not None and workers > most:
         raise ConfigError(f"cluster.n_workers={workers} is more than the {most} worker processes "
-                          f"a local cluster may start on this machine ({default_workers()} cores)")
+                          f"a local cluster may start on this machine ({usable_cores()} cores)")
     if cfg.deck_space.deck_size != DECK_SIZE:
         raise ConfigError(f"deck_space.deck_size must be {DECK_SIZE} (both engines play "
                           f"{DECK_SIZE}-card decks), got {cfg.deck_space.deck_size}")

@@ -98,12 +98,12 @@ def measure_worker_share(n_decks: int, games: int, games_per_task: int, player: 
                          n_workers: int | None = None) -> dict:
     from distributed import Client, LocalCluster
 
-    from pipeline.cluster.local import default_workers
+    from pipeline.cluster.local import usable_cores
     from pipeline.cluster.evaluation import EvaluationClient
     from pipeline.deck_space import DeckSpace
 
     space = DeckSpace.from_pool_file()
-    n_workers = n_workers or default_workers()
+    n_workers = n_workers or usable_cores()
     with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                       dashboard_address=":0") as cluster, Client(cluster) as client:
         evaluator = EvaluationClient(client, space, run_seed=0, games=games, games_per_task=games_per_task,
