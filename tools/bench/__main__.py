@@ -1,6 +1,6 @@
 """`python -m tools.bench [options]`: the engine's figures (engine_costs.py), the playouts' (playouts.py:
-random games, MCTS iterations and environment steps per second; with --baseline DIR, also on that
-checkout, with the ratio), then the head node's (head_node.py)."""
+random games, MCTS iterations and environment steps per second, and a protocol game's CPU time;
+with --baseline DIR, also on that checkout, with the ratio), then the head node's (head_node.py)."""
 import sys
 
 from . import engine_costs, head_node, playouts

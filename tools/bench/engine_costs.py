@@ -5,7 +5,9 @@ Anchors (one core, same decks): SabberStone with its own planner evaluates Mirac
 full protocol in 117 s (585 ms per game; 212-262 s measured earlier on slower machines), plays
 about 2,850 random games/s and copies a mid-game state in about 34 us; hearthbreaker plays
 about 129 random games/s. Goals: protocol_eval_s <= 6 (20x SabberStone), state_copy_us <= 5.
-Random games, MCTS iterations and environment steps per second are playouts.py's figures.
+Random games, MCTS iterations and environment steps per second are playouts.py's figures, and
+so is protocol_game_ms, a protocol game's CPU time on one core (the one figure of the protocol
+that --baseline measures on another checkout too, with the ratio).
 The protocol is timed without a profiler (the median of several evaluations); its profile comes
 from a separate evaluation, as a profiler triples the time it measures (and sees only the plain
 Python parts of the compiled engine: run with DSAME_NATIVE=0 to profile the rules themselves).

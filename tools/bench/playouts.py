@@ -1,6 +1,7 @@
 """Playout speed (part of `make bench`): random legal games, MCTS iterations with random
 playouts and Gymnasium environment steps with random valid actions, per second on one core,
-optionally A/B against another checkout of this repository.
+and the CPU time of one protocol game (beam search, depth 13, width 4), optionally A/B against
+another checkout of this repository.
 
     python -m tools.bench.playouts [--baseline DIR] [--repeats 3] [--core 1]
 
@@ -29,7 +30,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FIGURES = ("random_games_per_s", "mcts_iterations_per_s", "env_steps_per_s")
+FIGURES = ("random_games_per_s", "mcts_iterations_per_s", "env_steps_per_s", "protocol_game_ms")
+LOWER_IS_BETTER = ("protocol_game_ms",)  # its ratio is the baseline's over this tree's: x cheaper
 
 
 def _module(new: str, old: str):
@@ -76,6 +78,19 @@ def mcts_iterations() -> tuple[float, str]:
     return iterations / elapsed, repr(digest)
 
 
+def protocol_games() -> tuple[float, str]:
+    """Miracle Rogue by the protocol (both sides beam search, depth 13, width 4), games 0-59 of
+    seed 11 (ten against each opponent): milliseconds of CPU time per game."""
+    evaluate = _module("workers.protocol.evaluate", "workers.evaluate")
+    evaluate.warm_up()
+    games = 60
+    start = time.process_time()
+    records = evaluate.play_games(evaluate.miracle_rogue(), range(games), 11)
+    cost = (time.process_time() - start) / games * 1000
+    return cost, repr([(r.won, r.turns, r.own_health, r.enemy_health, r.hand_size_sum, r.minion_damage,
+                         r.cards_drawn, r.mana_spent, r.mana_available) for r in records])
+
+
 def env_steps() -> tuple[float, str]:
     """The Gymnasium environment against the random opponent, random valid actions."""
     import numpy as np
@@ -103,9 +118,10 @@ NOTES = {  # the anchors: issue 32, one core of one machine, back to back
     "random_games_per_s": "goal 3x c30c748's; there c30c748 played 1,063 and SabberStone 1,528",
     "mcts_iterations_per_s": "goal 2x c30c748's (random playouts, 100 iterations per action)",
     "env_steps_per_s": "goal 2x c30c748's (random opponent, random valid actions)",
+    "protocol_game_ms": "issue 48: goal 1.5x cheaper than 66486f0's; SabberStone 585",
 }
 MEASURES = {"random_games_per_s": random_games, "mcts_iterations_per_s": mcts_iterations,
-            "env_steps_per_s": env_steps}
+            "env_steps_per_s": env_steps, "protocol_game_ms": protocol_games}
 
 
 def baseline_problem(tree: Path) -> str | None:
@@ -161,7 +177,9 @@ def compare(trees: list[Path], figures: list[str], repeats: int, core: int, with
         else:
             base = statistics.median(rates[trees[0]])
             same = played[trees[0]] == played[ROOT] and len(played[ROOT]) == 1
-            line += (f"  (baseline {base:.4g}, ratio {here / base:.2f}x; medians of {repeats}, "
+            ratio = base / here if figure in LOWER_IS_BETTER else here / base
+            what = "x cheaper" if figure in LOWER_IS_BETTER else "x"
+            line += (f"  (baseline {base:.4g}, ratio {ratio:.2f}{what}; medians of {repeats}, "
                      f"core {core}; {'same games' if same else 'DIFFERENT games'})")
         yield line
 

@@ -32,7 +32,8 @@ _CARD_SCRIPTS = tuple(sorted(f"workers/engine/cards/{p.name}" for p in (ROOT / "
 COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/cardspec.py", "workers/engine/entities.py",
                     "workers/engine/state.py", "workers/engine/game.py", "workers/players/play.py",
                     "workers/players/game_counters.py", "workers/players/encoders.py",
-                    "workers/players/action_space.py", "workers/players/mcts.py") + _CARD_SCRIPTS
+                    "workers/players/action_space.py", "workers/players/mcts.py",
+                    "workers/players/scores.py") + _CARD_SCRIPTS
 GROUP = "workers.engine.compiled"  # mypyc's shared library: workers/engine/compiled__mypyc.*.so
 SWITCH_ENV = "DSAME_NATIVE"
 

@@ -13,15 +13,16 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
-from operator import mul
 from pathlib import Path
+from typing import Any, Callable, Final, Sequence
 
 from .. import DATA
+from ..engine.entities import Minion, Player
 from ..engine.state import GameState
 from ..inputs import InputError, finite_numbers, load_json
 
-INF = float("inf")
-MEMO_SIZE = 1 << 16  # scored feature vectors kept per network (about 10 MB at most)
+INF: Final = float("inf")
+MEMO_SIZE: Final = 1 << 16  # scored feature vectors kept per network (about 10 MB at most)
 
 
 def _terminal(g: GameState, me: int) -> float | None:
@@ -34,7 +35,7 @@ def _terminal(g: GameState, me: int) -> float | None:
     return None
 
 
-def _taunt_health(board) -> int:
+def _taunt_health(board: list[Minion]) -> int:
     return sum(m.health for m in board if m.taunt)
 
 
@@ -68,15 +69,17 @@ def state_features(g: GameState, me: int) -> tuple[int, ...]:
     pass per board with the minions' attack and health written out (this runs for every state
     the beam search scores)."""
     own, enemy = g.players[me], g.players[1 - me]
-    hero_atk = g.hero_atk  # as SabberStone reports it: the weapon counts on its owner's turn only
+    # as SabberStone reports it: the weapon counts on its owner's turn only (GameState.hero_atk)
+    own_atk, own_health, own_taunt = _board_sums(own.board)
+    enemy_atk, enemy_health, enemy_taunt = _board_sums(enemy.board)
     return (
-        own.hero.health, enemy.hero.health, hero_atk(own), hero_atk(enemy),
+        own.hero.health, enemy.hero.health, g.hero_atk(own), g.hero_atk(enemy),
         _hand_cost(g, me, own), len(own.hand), len(enemy.hand), len(own.deck), len(enemy.deck),
-        *_board_sums(own.board, enemy.board),
+        own_atk, enemy_atk, own_health, enemy_health, own_taunt, enemy_taunt,
     )
 
 
-def _hand_cost(g: GameState, me: int, own) -> int:
+def _hand_cost(g: GameState, me: int, own: Player) -> int:
     """The summed current cost of the hand, as `GameState.cost_of` gives it card by card."""
     modifiers = g.cost_modifiers()
     total = 0
@@ -95,56 +98,61 @@ def _hand_cost(g: GameState, me: int, own) -> int:
     return total
 
 
-def _board_sums(own_board, enemy_board) -> tuple[int, int, int, int, int, int]:
-    """(own attack, enemy attack, own health, enemy health, own taunt health, enemy taunt
-    health), each minion's attack and health computed as Minion.atk and Minion.health do."""
-    sums = [0, 0, 0, 0, 0, 0]
-    for side, board in ((0, own_board), (1, enemy_board)):
-        atk = health = taunt = 0
-        for m in board:
-            value = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
-            if value > 0:
-                atk += value
-            value = m.base_health + m.health_bonus + m.aura_health - m.damage
-            health += value
-            if m.taunt:
-                taunt += value
-        sums[side], sums[2 + side], sums[4 + side] = atk, health, taunt
-    return tuple(sums)
+def _board_sums(board: list[Minion]) -> tuple[int, int, int]:
+    """(attack, health, taunt health) of one board, each minion's attack and health computed
+    as Minion.atk and Minion.health do."""
+    atk = health = taunt = 0
+    for m in board:
+        value = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
+        if value > 0:
+            atk += value
+        value = m.base_health + m.health_bonus + m.aura_health - m.damage
+        health += value
+        if m.taunt:
+            taunt += value
+    return atk, health, taunt
 
 
 class NeuralNetScore:
     """The evaluated player's learned score. Weights: flat, all matrices row-major
     [input][output] layer by layer, then all biases."""
 
-    def __init__(self, weights: list[float], layer_sizes=(15, 5, 4, 1)):
+    def __init__(self, weights: list[float], layer_sizes: tuple[int, ...] = (15, 5, 4, 1)):
         expected = sum(a * b for a, b in zip(layer_sizes, layer_sizes[1:])) + sum(layer_sizes[1:])
         if len(weights) != expected:
             raise ValueError(f"neural-net score needs {expected} weights, got {len(weights)}")
-        self.layers = []
+        self.layers: list[tuple[list[list[float]], list[float]]] = []
         offset = 0
         shapes = list(zip(layer_sizes, layer_sizes[1:]))
-        matrices = []
+        matrices: list[list[list[float]]] = []
         for n_in, n_out in shapes:
             # Stored transposed (one row of input weights per output) for a fast dot product.
-            matrices.append([[weights[offset + i * n_out + j] for i in range(n_in)] for j in range(n_out)])
+            matrices.append([[float(weights[offset + i * n_out + j]) for i in range(n_in)] for j in range(n_out)])
             offset += n_in * n_out
         for (n_in, n_out), matrix in zip(shapes, matrices):
-            self.layers.append((matrix, weights[offset:offset + n_out]))
+            self.layers.append((matrix, [float(b) for b in weights[offset:offset + n_out]]))
             offset += n_out
-        self._memo: dict[tuple, float] = {}
+        self._memo: dict[tuple[int, ...], float] = {}
 
     @classmethod
     def from_file(cls, path: str | Path | None = None) -> "NeuralNetScore":
         spec = json.loads(Path(path or DATA / "player_strategy_nn.json").read_text())
         return cls(spec["weights"], tuple(spec["layer_sizes"]))
 
-    def forward(self, features) -> float:
-        values = features
+    def forward(self, features: Sequence[int]) -> float:
+        # Each unit: its products added one by one from 0.0 (what sum(map(mul, row, values))
+        # does, the same float operations in the same order), plus the bias, through tanh.
+        values = [float(x) for x in features]
         tanh = math.tanh
         for matrix, bias in self.layers:
-            # sum(map(mul, ...)) adds the same products in the same order as a loop would
-            values = [tanh(sum(map(mul, row, values)) + b) for row, b in zip(matrix, bias)]
+            out: list[float] = []
+            for j in range(len(matrix)):
+                row = matrix[j]
+                acc = 0.0
+                for i in range(len(row)):
+                    acc += row[i] * values[i]
+                out.append(tanh(acc + bias[j]))
+            values = out
         return values[0]
 
     def __call__(self, g: GameState, me: int) -> float:
@@ -158,11 +166,12 @@ class NeuralNetScore:
         if value is None:
             if len(self._memo) >= MEMO_SIZE:
                 self._memo.clear()
-            value = self._memo[features] = float(int(self.forward(features) * 1e6))  # SabberStone's int cast
+            value = float(int(self.forward(features) * 1e6))  # SabberStone's int cast
+            self._memo[features] = value
         return value
 
 
-def score_function(name):
+def score_function(name: Any) -> Callable[[GameState, int], float]:
     """'aggro', 'control', 'nn' (the reference weights), a path to a weights JSON file, or the
     weights themselves as a tuple of numbers (what the strategy search sends its workers: a
     candidate needs no file on any machine)."""
@@ -181,12 +190,12 @@ def score_function(name):
 
 
 @lru_cache(maxsize=16)
-def cached_score(strategy: str):
+def cached_score(strategy: Any) -> Callable[[GameState, int], float]:
     """score_function(strategy), made once per process (a network's memo is kept with it)."""
     return score_function(strategy)
 
 
-def check_strategy(strategy, what: str = "strategy") -> None:
+def check_strategy(strategy: Any, what: str = "strategy") -> None:
     """A score function name (aggro, control, nn) or a weights .json file whose weights are
     finite and fit the network; InputError naming `what` otherwise."""
     if strategy in ("aggro", "control", "nn"):
