@@ -6,6 +6,8 @@ fewer steps of `step_decks` decks each, spread over the head node's cores (batch
 """
 from __future__ import annotations
 
+import time
+
 import numba
 import numpy as np
 
@@ -74,21 +76,40 @@ def _serial_chain(space, weights, grid, rng, steps, batch_size, block, sources, 
             progress.update(n * batch_size)
 
 
+def _chunks(total: int, size: int) -> list[int]:
+    """`total` cut into pieces of `size`, the last one what is left."""
+    return [size] * (total // size) + ([total % size] if total % size else [])
+
+
 def _batched_steps(space, weights, grid, rng, decks, step_decks, sources, progress, threads) -> None:
     """Steps of `step_decks` (the last one what is left), 50 steps per kernel call so the
-    progress bar moves; one 64-bit seed per step from the run's generator."""
+    progress bar moves; one 64-bit seed per step from the run's generator. Without a set
+    thread count, the first two calls time all the cores and one, and each later call takes
+    the count whose last call was faster: each step ends when its slowest thread does, so on
+    cores busy with other work (local workers playing games) one thread beats several (0.5 s
+    against 7 s for 1,000,000 predictions on this 2-core machine with its cores busy). No
+    result depends on the count."""
     w0, b0 = weights[:2]
     cell_cards = np.zeros((len(grid.objective), space.deck_size), np.int64)
     cell_hidden = np.zeros((len(grid.objective), len(b0)), np.float32)
     first_layers(grid.solution, grid.occ_list[:len(grid)], w0, b0, cell_cards, cell_hidden)
+    most = min(threads or usable_cores(), numba.config.NUMBA_NUM_THREADS)
+    trials = [most, 1] if threads is None and most > 1 else []
     full, rest = divmod(decks, step_decks)
-    calls = [(step_decks, n) for n in np.diff(np.r_[0:full:50, full])] + ([(rest, 1)] if rest else [])
+    # calls of 50 steps, the trials' of 10 (on busy cores a step of several threads can take a
+    # time slice: 50 of them were 0.4 s)
+    probe = min(10 * len(trials), full)
+    calls = [(step_decks, n) for n in _chunks(probe, 10) + _chunks(full - probe, 50)] + ([(rest, 1)] if rest else [])
+    seconds_per_deck = {}
     before = numba.get_num_threads()
-    numba.set_num_threads(min(threads or usable_cores(), numba.config.NUMBA_NUM_THREADS))
     try:
         for size, n in calls:
+            using = trials.pop(0) if trials else min(seconds_per_deck, key=seconds_per_deck.get, default=most)
+            numba.set_num_threads(using)
+            start = time.perf_counter()
             run_steps(rng.bit_generator.random_raw(int(n)).astype(np.uint64), int(size), space.limits,
                       space.deck_size, *weights, *sources, *grid.kernel_args(), cell_cards, cell_hidden)
+            seconds_per_deck[using] = (time.perf_counter() - start) / (size * n)  # the latest: load comes and goes
             if progress is not None:
                 progress.update(int(size * n))
     finally:
