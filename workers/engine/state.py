@@ -46,6 +46,7 @@ _order: Final = attrgetter("order")
 _uid: Final = attrgetter("uid")
 _END: Final = END
 _NO_LISTENERS: Final[list[tuple[int, Any, tuple]]] = []  # shared: callers only read it
+_NO_MODIFIERS: Final[list[Minion]] = []  # shared: callers only read it
 # Told (g, method name, its arguments) as play_card, summon, equip, transform, use_hero_power or
 # start_turn begins: how the card tests check that a card entered play (tests/engine/scenario.py),
 # since the compiled engine's methods cannot be wrapped. None in play.
@@ -237,12 +238,16 @@ class GameState:
 
     # ------------------------------------------------------------------ costs
     def cost_modifiers(self) -> list[Minion]:
-        out: list[Minion] = []
+        """The minions whose cost auras act now (callers only read the list: with none, one
+        shared empty list, so the common case allocates nothing)."""
+        out: list[Minion] | None = None
         for p in self.players:
             for m in p.board:
                 if m.cdef.cost_aura is not None and not m.silenced:
+                    if out is None:
+                        out = []
                     out.append(m)
-        return out
+        return _NO_MODIFIERS if out is None else out
 
     def cost_of(self, owner: int, card: Card, modifiers: list[Minion] | None = None) -> int:
         """What `card` costs `owner` now; `modifiers` (from cost_modifiers) saves a board scan."""

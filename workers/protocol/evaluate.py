@@ -187,6 +187,7 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
     if player not in PLAYER_KINDS:  # a bad spec or model fails here, not as each game's error
         check_player(player)
     opponents = opponents if opponents is not None else default_opponents()
+    own_cards = frozenset(deck)  # deck_plays' filter, made once
     records = []
     for g_index in game_indices:
         opponent_index = g_index % len(opponents)
@@ -213,7 +214,7 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                 turns=own.turns, hand_size_sum=tally.hand_size_sum, minion_damage=tally.minion_damage,
                 cards_drawn=tally.cards_drawn, mana_spent=tally.mana_spent,
                 mana_available=tally.mana_available, hand_size_start_sum=tally.hand_size_start_sum,
-                card_plays=deck_plays(tally.card_plays, deck)))
+                card_plays=_own_plays(tally.card_plays, own_cards)))
             break
     return records
 
@@ -224,8 +225,11 @@ play_sums = summed(play_games)
 def deck_plays(plays: Mapping[str, int], deck: Sequence[str]) -> tuple[tuple[str, int], ...]:
     """The plays of the deck's own cards (the reference's card usage), sorted by card id: cards
     given or generated during the game (The Coin, Bananas, ...) are not the deck's."""
-    own = set(deck)
-    return tuple(sorted((card, n) for card, n in plays.items() if card in own))
+    return _own_plays(plays, frozenset(deck))
+
+
+def _own_plays(plays: Mapping[str, int], own: frozenset) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted([(card, n) for card, n in plays.items() if card in own]))
 
 
 @lru_cache(maxsize=1)
