@@ -23,7 +23,8 @@ class Card:
         self.uid = uid
         self.cdef = cdef
         self.cost_mod = cost_mod  # this copy's own cost change (Shadowstep: -2)
-        self.key = (cdef.id, cost_mod)  # what tells it apart in a state's hash
+        # what tells it apart in a state's hash (the card's shared tuple when the cost is as printed)
+        self.key = cdef.key if cost_mod == 0 else (cdef.id, cost_mod)
 
     def __repr__(self) -> str:
         return f"Card({self.cdef.name}#{self.uid})"
@@ -57,14 +58,13 @@ class Minion:
         self.aura_atk = 0  # recomputed from auras after every step
         self.aura_health = 0
         self.damage = 0
-        kw = cdef.keywords
-        self.taunt = "TAUNT" in kw
-        self.divine_shield = "DIVINE_SHIELD" in kw
-        self.stealth = "STEALTH" in kw
-        self.windfury = "WINDFURY" in kw
-        self.charge = "CHARGE" in kw
-        self.cant_attack = "CANT_ATTACK" in kw
-        self.poisonous = "POISONOUS" in kw
+        self.taunt = cdef.kw_taunt  # the card's keywords, read once by its CardDef
+        self.divine_shield = cdef.kw_divine_shield
+        self.stealth = cdef.kw_stealth
+        self.windfury = cdef.kw_windfury
+        self.charge = cdef.kw_charge
+        self.cant_attack = cdef.kw_cant_attack
+        self.poisonous = cdef.kw_poisonous
         self.stealth_until_next_turn = False  # Conceal-style stealth, lost at owner's turn start
         self.spell_damage = cdef.spell_damage
         self.frozen = False

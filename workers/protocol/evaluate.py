@@ -9,6 +9,7 @@ builds the card library once and keeps it.
 """
 from __future__ import annotations
 
+import gc
 import traceback
 from collections import Counter
 from dataclasses import dataclass
@@ -188,6 +189,22 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
         check_player(player)
     opponents = opponents if opponents is not None else default_opponents()
     own_cards = frozenset(deck)  # deck_plays' filter, made once
+    # Random games make no reference cycles (reference counting frees all they allocate), so
+    # the cyclic garbage collector is paused while they are played, as during a beam player's
+    # turn (workers/players/play.py); its counts carry on and it runs as usual afterwards.
+    pause_collector = player == "random" and gc.isenabled()
+    if pause_collector:
+        gc.disable()
+    try:
+        return _play_games(deck, game_indices, seed, player, strategy, opponents, stat_overrides,
+                           beam_depth, beam_width, hero_class, hide_deck_order, recorder, own_cards)
+    finally:
+        if pause_collector:
+            gc.enable()
+
+
+def _play_games(deck, game_indices, seed, player, strategy, opponents, stat_overrides, beam_depth,
+                beam_width, hero_class, hide_deck_order, recorder, own_cards) -> list[GameRecord]:
     records = []
     for g_index in game_indices:
         opponent_index = g_index % len(opponents)
