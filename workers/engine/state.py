@@ -37,6 +37,9 @@ NO_TARGET: Final = -1
 # as plain tuples, so the compiled code passes the objects on instead of rebuilding them.)
 _PLAY_AT: Final[tuple[tuple[tuple, ...], ...]] = tuple(tuple((PLAY, i, NO_TARGET, pos) for pos in range(MAX_BOARD + 1))
                         for i in range(MAX_HAND))
+# _PLAY_AT[i][:n] for every n: a minion card's n position moves, appended in one extend.
+_PLAY_AT_FIRST: Final[tuple[tuple[tuple[tuple, ...], ...], ...]] = tuple(
+    tuple(at[:n] for n in range(MAX_BOARD + 2)) for at in _PLAY_AT)
 _PLAY_UNTARGETED: Final[tuple[tuple, ...]] = tuple((PLAY, i, -1, -1) for i in range(MAX_HAND))
 _POWER_UNTARGETED: Final[tuple] = (HERO_POWER, -1, -1, -1)
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
@@ -329,20 +332,48 @@ class GameState:
                         moves.append((HERO_POWER, -1, t.uid, -1))
                 else:
                     moves.append(_POWER_UNTARGETED)
-        attackers = [m.uid for m in p.board if m.can_attack()]
+        # Each attacker (the minions in board order, then the hero) against each defender; the
+        # defenders are found once, at the first attacker (no list of attackers is made).
+        defenders: list[int] | None = None
+        barred: Any = None
+        for m in p.board:
+            if m.can_attack():
+                if defenders is None:
+                    defenders = self._defender_uids(1 - pi)
+                    barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
+                self._attack_moves(m.uid, defenders, barred, pi, moves)
         if self.hero_can_attack(p):
-            attackers.append(hero.uid)
-        if attackers:
-            defenders = [d.uid for d in self.defenders(1 - pi)]
-            barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
-            for a in attackers:
-                if barred and a in barred:  # this minion may attack minions only
-                    enemy_hero = self.players[1 - pi].hero.uid
-                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
-                    continue
-                for d in defenders:
-                    moves.append((ATTACK, a, d, -1))
+            if defenders is None:
+                defenders = self._defender_uids(1 - pi)
+                barred = self.marks and self.marked(pi, "no_hero_attack")
+            self._attack_moves(hero.uid, defenders, barred, pi, moves)
         return moves
+
+    def _attack_moves(self, a: int, defenders: list[int], barred: Any, pi: int, moves: list) -> None:
+        if barred and a in barred:  # this minion may attack minions only
+            enemy_hero = self.players[1 - pi].hero.uid
+            moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
+            return
+        for d in defenders:
+            moves.append((ATTACK, a, d, -1))
+
+    def _defender_uids(self, side: int) -> list[int]:
+        """[d.uid for d in self.defenders(side)], without the list of entities."""
+        p = self.players[side]
+        visible: list[int] = []
+        taunts: list[int] | None = None
+        for m in p.board:
+            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                continue
+            visible.append(m.uid)
+            if m.taunt:
+                if taunts is None:
+                    taunts = []
+                taunts.append(m.uid)
+        if taunts is not None:
+            return taunts
+        visible.append(p.hero.uid)
+        return visible
 
     def _card_moves(self, pi: int, p: Player, moves: list) -> None:
         """Append the plays of the cards in hand to `moves`."""
@@ -386,9 +417,7 @@ class GameState:
                             for pos in range(n_positions):
                                 moves.append((PLAY, i, t.uid, pos))
                         continue
-                at = _PLAY_AT[i]
-                for pos in range(n_positions):
-                    moves.append(at[pos])
+                moves.extend(_PLAY_AT_FIRST[i][n_positions])
             elif ctype == "SPELL":
                 if "SECRET" in cdef.keywords and (len(p.secrets) >= MAX_SECRETS or
                                                   any(s.cdef.id == cdef.id for s in p.secrets)):

@@ -25,7 +25,7 @@ from ..engine.game import HEROES, new_game
 from ..engine.rng import derive
 from ..errors import DeckError
 from ..inputs import InputError, load_json
-from ..players.play import play_game
+from ..players.play import RandomPlayer, play_game
 from ..players.scores import cached_score, check_strategy
 from ..players.specs import check_player, make_player
 from ..players.game_counters import GameCounters
@@ -118,7 +118,9 @@ def _library(overrides_key: tuple) -> dict[str, CardDef]:
 
 def card_library(stat_overrides: dict | None = None) -> dict[str, CardDef]:
     """The engine's cards with the optional stat overrides (built once per process)."""
-    key = tuple(sorted((k, tuple(sorted(v.items()))) for k, v in (stat_overrides or {}).items()))
+    if not stat_overrides:  # the usual case, once per game: no key to build
+        return _library(())
+    key = tuple(sorted((k, tuple(sorted(v.items()))) for k, v in stat_overrides.items()))
     return _library(key)
 
 
@@ -163,11 +165,14 @@ def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *
     library = card_library(stat_overrides)
     g = new_game(library, [list(deck), list(opponent.cards)], [hero_class, opponent.hero_class],
                  game_seed)
-    players = [make_player(player, strategy, derive(game_seed, 1), beam_depth, beam_width,
-                           hide_deck_order=hide_deck_order),
-               make_player(player if player in PLAYER_KINDS else "beam", opponent.strategy,
-                           derive(game_seed, 2), beam_depth, beam_width,
-                           hide_deck_order=hide_deck_order)]
+    if player == "random":  # make_player's random players, made directly (once per game)
+        players = [RandomPlayer(derive(game_seed, 1)), RandomPlayer(derive(game_seed, 2))]
+    else:
+        players = [make_player(player, strategy, derive(game_seed, 1), beam_depth, beam_width,
+                               hide_deck_order=hide_deck_order),
+                   make_player(player if player in PLAYER_KINDS else "beam", opponent.strategy,
+                               derive(game_seed, 2), beam_depth, beam_width,
+                               hide_deck_order=hide_deck_order)]
     players[0].counters = GameCounters(0)
     play_game(g, players, recorder)
     return g, players[0].counters
