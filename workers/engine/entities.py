@@ -37,6 +37,11 @@ MINION_FIELDS = (
     "sick", "destroyed", "deathrattles", "aura_charge", "aura_windfury", "counter",
     "poisonous", "stealth_until_next_turn", "destroy_at_start_of",
     "immune",  # Immune (Bestial Wrath): takes no damage; cleared via Player.enchants
+    # Facts of its card, kept on the minion for the board scans after every action (a flag read
+    # instead of two lookups); they follow `cdef` (Faceless Manipulator copies them with it).
+    "listens",  # the card has triggers
+    "aura_source",  # the card has an aura or enrage
+    "cost_aura_source",  # the card changes costs
 )
 
 
@@ -78,6 +83,9 @@ class Minion:
         self.counter = 0  # per-minion scratch value some cards need (e.g. Millhouse's turn)
         self.destroy_at_start_of = -1  # player whose next turn start destroys it (Nightmare); silence clears
         self.immune = False
+        self.listens = bool(cdef.triggers)
+        self.aura_source = cdef.has_aura
+        self.cost_aura_source = cdef.cost_aura is not None
 
     def copy(self) -> Minion:
         new = Minion()
@@ -113,6 +121,9 @@ class Minion:
         new.stealth_until_next_turn = self.stealth_until_next_turn
         new.destroy_at_start_of = self.destroy_at_start_of
         new.immune = self.immune
+        new.listens = self.listens
+        new.aura_source = self.aura_source
+        new.cost_aura_source = self.cost_aura_source
         return new
 
     @property

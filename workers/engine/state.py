@@ -246,7 +246,7 @@ class GameState:
         out: list[Minion] | None = None
         for p in self.players:
             for m in p.board:
-                if m.cdef.cost_aura is not None and not m.silenced:
+                if m.cost_aura_source and not m.silenced:
                     if out is None:
                         out = []
                     out.append(m)
@@ -951,8 +951,10 @@ class GameState:
         listeners: list[tuple[int, int, Any, tuple]] | None = None  # mostly none: no list, no sort
         for p in self.players:
             for m in p.board:
-                triggers = m.cdef.triggers  # empty for most minions: tested first, no lookup
-                if triggers and event in triggers and not m.silenced and (event != "death" or (
+                if not m.listens:  # most minions: no triggers, no lookup
+                    continue
+                triggers = m.cdef.triggers
+                if event in triggers and not m.silenced and (event != "death" or (
                         not m.destroyed and m.health > 0)):
                     if listeners is None:
                         listeners = []
@@ -976,7 +978,7 @@ class GameState:
         sources = []
         for p in self.players:
             for m in p.board:
-                if m.cdef.has_aura and not m.silenced and self._aura_active(m):
+                if m.aura_source and not m.silenced and self._aura_active(m):
                     sources.append(m)
         # With no source now and none applied last time, every aura field is already zero.
         if sources or self.auras_live:
@@ -1023,7 +1025,7 @@ class GameState:
         dead: list[Minion] | None = None
         for p in players:
             for m in p.board:
-                if m.cdef.has_aura and not m.silenced and self._aura_active(m):
+                if m.aura_source and not m.silenced and self._aura_active(m):
                     if sources is None:
                         sources = []
                     sources.append(m)
