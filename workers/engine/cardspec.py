@@ -208,6 +208,11 @@ class CardDef(CardData):
     kw_charge: bool = field(init=False, repr=False, compare=False)
     kw_cant_attack: bool = field(init=False, repr=False, compare=False)
     kw_poisonous: bool = field(init=False, repr=False, compare=False)
+    # and the keywords the engine asks about in legal moves and fights
+    kw_secret: bool = field(init=False, repr=False, compare=False)
+    kw_freeze: bool = field(init=False, repr=False, compare=False)
+    kw_spell_proof: bool = field(init=False, repr=False, compare=False)  # Can't be targeted by spells
+    kw_power_proof: bool = field(init=False, repr=False, compare=False)  # ... by hero powers
 
     # Identity, not field-by-field comparison: every card id has exactly one CardDef per library.
     def __eq__(self, other: object) -> bool:
@@ -233,6 +238,10 @@ class CardDef(CardData):
         object.__setattr__(self, "kw_charge", "CHARGE" in kw)
         object.__setattr__(self, "kw_cant_attack", "CANT_ATTACK" in kw)
         object.__setattr__(self, "kw_poisonous", "POISONOUS" in kw)
+        object.__setattr__(self, "kw_secret", "SECRET" in kw)
+        object.__setattr__(self, "kw_freeze", "FREEZE" in kw)
+        object.__setattr__(self, "kw_spell_proof", "CANT_BE_TARGETED_BY_SPELLS" in kw)
+        object.__setattr__(self, "kw_power_proof", "CANT_BE_TARGETED_BY_HERO_POWERS" in kw)
 
     @property
     def is_minion(self) -> bool:

@@ -56,6 +56,15 @@ _NO_MODIFIERS: Final[list[Minion]] = []  # shared: callers only read it
 entry_watcher: Callable[[GameState, str, tuple], None] | None = None
 
 
+def _holds(board: list[Minion], minion: Any) -> bool:
+    """`minion in board`: minions are equal only to themselves, so an identity scan (no rich
+    comparison per minion on the board)."""
+    for m in board:
+        if m is minion:
+            return True
+    return False
+
+
 class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
                  "random_events", "library", "auras_live",
@@ -210,7 +219,7 @@ class GameState:
     def alive(self, entity: Hero | Minion) -> bool:
         if isinstance(entity, Hero):
             return entity.health > 0
-        return not entity.destroyed and entity.health > 0 and entity in self.players[entity.owner].board
+        return not entity.destroyed and entity.health > 0 and _holds(self.players[entity.owner].board, entity)
 
     def spell_power(self, owner: int) -> int:
         return sum(m.spell_damage for m in self.players[owner].board if not m.silenced)
@@ -301,8 +310,7 @@ class GameState:
             if enemy and m.stealth:
                 continue
             if (by_spell or by_power) and not m.silenced and (
-                    (by_spell and "CANT_BE_TARGETED_BY_SPELLS" in m.cdef.keywords) or
-                    (by_power and "CANT_BE_TARGETED_BY_HERO_POWERS" in m.cdef.keywords)):
+                    (by_spell and m.cdef.kw_spell_proof) or (by_power and m.cdef.kw_power_proof)):
                 continue
             out.append(m)
 
@@ -419,7 +427,7 @@ class GameState:
                         continue
                 moves.extend(_PLAY_AT_FIRST[i][n_positions])
             elif ctype == "SPELL":
-                if "SECRET" in cdef.keywords and (len(p.secrets) >= MAX_SECRETS or
+                if cdef.kw_secret and (len(p.secrets) >= MAX_SECRETS or
                                                   any(s.cdef.id == cdef.id for s in p.secrets)):
                     continue
                 if spec is not None:
@@ -465,7 +473,7 @@ class GameState:
         h = p.hero
         if h.frozen or self.hero_atk(p) <= 0:
             return False
-        windfury = p.weapon is not None and "WINDFURY" in p.weapon.cdef.keywords
+        windfury = p.weapon is not None and p.weapon.cdef.kw_windfury
         return h.attacks < (2 if windfury else 1)
 
     def defenders(self, side: int) -> list[Hero | Minion]:
@@ -552,11 +560,11 @@ class GameState:
                 self.resolve()
                 if self.done:
                     return
-                if minion in p.board:
+                if _holds(p.board, minion):
                     if self.players[1 - pi].secrets:
                         self.fire_secrets("play_minion", minion)  # Mirror Entity
                     self.fire1("summon", minion)
-                    if minion in p.board and self.players[1 - pi].secrets:
+                    if _holds(p.board, minion) and self.players[1 - pi].secrets:
                         self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
             return
         if cdef.type == "SPELL":
@@ -622,7 +630,7 @@ class GameState:
         if p.enchants or self.players[1 - pi].enchants:  # Blessing of Wisdom
             self._enchant_attack(attacker)
         if self.done or not self.alive(attacker) or not self.alive(defender):
-            if isinstance(attacker, Hero) or attacker in p.board:
+            if isinstance(attacker, Hero) or _holds(p.board, attacker):
                 attacker.attacks += 1
             if attacker.immune and p.enchants:  # Gladiator's Longbow: only while attacking
                 self._end_enchants(("attacking",))
@@ -653,7 +661,7 @@ class GameState:
         and was hurt (a SabberStone quirk: the hero's player loses)."""
         taken = self.damage(source, target, amount)
         if isinstance(source, Minion):
-            if taken and "FREEZE" in source.cdef.keywords:  # even when silenced
+            if taken and source.cdef.kw_freeze:  # even when silenced
                 target.frozen = True
             if taken and source.poisonous and (counter or isinstance(target, Minion)):
                 target.destroyed = True
