@@ -56,15 +56,6 @@ _NO_MODIFIERS: Final[list[Minion]] = []  # shared: callers only read it
 entry_watcher: Callable[[GameState, str, tuple], None] | None = None
 
 
-def _holds(board: list[Minion], minion: Any) -> bool:
-    """`minion in board`: minions are equal only to themselves, so an identity scan (no rich
-    comparison per minion on the board)."""
-    for m in board:
-        if m is minion:
-            return True
-    return False
-
-
 class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
                  "random_events", "library", "auras_live",
@@ -219,7 +210,7 @@ class GameState:
     def alive(self, entity: Hero | Minion) -> bool:
         if isinstance(entity, Hero):
             return entity.health > 0
-        return not entity.destroyed and entity.health > 0 and _holds(self.players[entity.owner].board, entity)
+        return not entity.destroyed and entity.health > 0 and entity in self.players[entity.owner].board
 
     def spell_power(self, owner: int) -> int:
         return sum(m.spell_damage for m in self.players[owner].board if not m.silenced)
@@ -349,21 +340,25 @@ class GameState:
                 if defenders is None:
                     defenders = self._defender_uids(1 - pi)
                     barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
-                self._attack_moves(m.uid, defenders, barred, pi, moves)
+                a = m.uid
+                if barred and a in barred:  # this minion may attack minions only
+                    enemy_hero = self.players[1 - pi].hero.uid
+                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
+                    continue
+                for d in defenders:
+                    moves.append((ATTACK, a, d, -1))
         if self.hero_can_attack(p):
             if defenders is None:
                 defenders = self._defender_uids(1 - pi)
                 barred = self.marks and self.marked(pi, "no_hero_attack")
-            self._attack_moves(hero.uid, defenders, barred, pi, moves)
+            a = hero.uid
+            if barred and a in barred:
+                enemy_hero = self.players[1 - pi].hero.uid
+                moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
+            else:
+                for d in defenders:
+                    moves.append((ATTACK, a, d, -1))
         return moves
-
-    def _attack_moves(self, a: int, defenders: list[int], barred: Any, pi: int, moves: list) -> None:
-        if barred and a in barred:  # this minion may attack minions only
-            enemy_hero = self.players[1 - pi].hero.uid
-            moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
-            return
-        for d in defenders:
-            moves.append((ATTACK, a, d, -1))
 
     def _defender_uids(self, side: int) -> list[int]:
         """[d.uid for d in self.defenders(side)], without the list of entities."""
@@ -560,11 +555,11 @@ class GameState:
                 self.resolve()
                 if self.done:
                     return
-                if _holds(p.board, minion):
+                if minion in p.board:
                     if self.players[1 - pi].secrets:
                         self.fire_secrets("play_minion", minion)  # Mirror Entity
                     self.fire1("summon", minion)
-                    if _holds(p.board, minion) and self.players[1 - pi].secrets:
+                    if minion in p.board and self.players[1 - pi].secrets:
                         self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
             return
         if cdef.type == "SPELL":
@@ -630,7 +625,7 @@ class GameState:
         if p.enchants or self.players[1 - pi].enchants:  # Blessing of Wisdom
             self._enchant_attack(attacker)
         if self.done or not self.alive(attacker) or not self.alive(defender):
-            if isinstance(attacker, Hero) or _holds(p.board, attacker):
+            if isinstance(attacker, Hero) or attacker in p.board:
                 attacker.attacks += 1
             if attacker.immune and p.enchants:  # Gladiator's Longbow: only while attacking
                 self._end_enchants(("attacking",))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine.actions import ATTACK, END_TURN, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
 from ..engine.entities import Minion
-from ..engine.state import GameState, _holds
+from ..engine.state import GameState
 
 
 class GameCounters:
@@ -44,7 +44,7 @@ class GameCounters:
         if attacker is not None:
             # Read once the attack and its deaths are over: an attacker that died has left its
             # auras behind (enrage too), keeping its own buffs, as SabberStone's entity does.
-            if _holds(g.players[self.me].board, attacker):
+            if attacker in g.players[self.me].board:
                 self.minion_damage += attacker.atk
             else:
                 self.minion_damage += max(0, attacker.base_atk + attacker.atk_bonus + attacker.turn_atk)
