@@ -20,6 +20,7 @@ belongs to: the Minion, the Card of a spell or secret, the Weapon, or the Hero f
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field, replace
 from typing import Callable, Final
 
@@ -198,6 +199,20 @@ class CardDef(CardData):
     triggers: dict = field(init=False, repr=False, compare=False)
     has_aura: bool = field(init=False, repr=False, compare=False)
     cost_aura: Callable | None = field(init=False, repr=False, compare=False)
+    key: tuple = field(init=False, repr=False, compare=False)  # a copy's Card.key when its cost is as printed
+    # The keywords a new minion starts with (Minion.__init__), read once here.
+    kw_taunt: bool = field(init=False, repr=False, compare=False)
+    kw_divine_shield: bool = field(init=False, repr=False, compare=False)
+    kw_stealth: bool = field(init=False, repr=False, compare=False)
+    kw_windfury: bool = field(init=False, repr=False, compare=False)
+    kw_charge: bool = field(init=False, repr=False, compare=False)
+    kw_cant_attack: bool = field(init=False, repr=False, compare=False)
+    kw_poisonous: bool = field(init=False, repr=False, compare=False)
+    # and the keywords the engine asks about in legal moves and fights
+    kw_secret: bool = field(init=False, repr=False, compare=False)
+    kw_freeze: bool = field(init=False, repr=False, compare=False)
+    kw_spell_proof: bool = field(init=False, repr=False, compare=False)  # Can't be targeted by spells
+    kw_power_proof: bool = field(init=False, repr=False, compare=False)  # ... by hero powers
 
     # Identity, not field-by-field comparison: every card id has exactly one CardDef per library.
     def __eq__(self, other: object) -> bool:
@@ -214,6 +229,19 @@ class CardDef(CardData):
         object.__setattr__(self, "triggers", script.triggers)
         object.__setattr__(self, "has_aura", script.aura is not None or script.enrage is not None)
         object.__setattr__(self, "cost_aura", script.cost_aura)
+        object.__setattr__(self, "key", (self.id, 0))
+        kw = self.keywords
+        object.__setattr__(self, "kw_taunt", "TAUNT" in kw)
+        object.__setattr__(self, "kw_divine_shield", "DIVINE_SHIELD" in kw)
+        object.__setattr__(self, "kw_stealth", "STEALTH" in kw)
+        object.__setattr__(self, "kw_windfury", "WINDFURY" in kw)
+        object.__setattr__(self, "kw_charge", "CHARGE" in kw)
+        object.__setattr__(self, "kw_cant_attack", "CANT_ATTACK" in kw)
+        object.__setattr__(self, "kw_poisonous", "POISONOUS" in kw)
+        object.__setattr__(self, "kw_secret", "SECRET" in kw)
+        object.__setattr__(self, "kw_freeze", "FREEZE" in kw)
+        object.__setattr__(self, "kw_spell_proof", "CANT_BE_TARGETED_BY_SPELLS" in kw)
+        object.__setattr__(self, "kw_power_proof", "CANT_BE_TARGETED_BY_HERO_POWERS" in kw)
 
     @property
     def is_minion(self) -> bool:
@@ -240,6 +268,10 @@ def build_library(cards: dict[str, CardData], overrides: dict | None = None) -> 
     library = {}
     for card_id, data in cards.items():
         fields = {name: getattr(data, name) for name in CardData.__dataclass_fields__}
+        # Interned, so the engine's comparisons with its literals ("SPELL", "TAUNT" in
+        # keywords) succeed on identity instead of comparing characters.
+        fields["type"] = sys.intern(fields["type"])
+        fields["keywords"] = frozenset(sys.intern(k) for k in fields["keywords"])
         fields.update(overrides.get(card_id, {}))
         script = SCRIPTS.get(card_id)
         library[card_id] = CardDef(**fields, script=script or EMPTY_SCRIPT,

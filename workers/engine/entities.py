@@ -23,7 +23,8 @@ class Card:
         self.uid = uid
         self.cdef = cdef
         self.cost_mod = cost_mod  # this copy's own cost change (Shadowstep: -2)
-        self.key = (cdef.id, cost_mod)  # what tells it apart in a state's hash
+        # what tells it apart in a state's hash (the card's shared tuple when the cost is as printed)
+        self.key = cdef.key if cost_mod == 0 else (cdef.id, cost_mod)
 
     def __repr__(self) -> str:
         return f"Card({self.cdef.name}#{self.uid})"
@@ -36,6 +37,11 @@ MINION_FIELDS = (
     "sick", "destroyed", "deathrattles", "aura_charge", "aura_windfury", "counter",
     "poisonous", "stealth_until_next_turn", "destroy_at_start_of",
     "immune",  # Immune (Bestial Wrath): takes no damage; cleared via Player.enchants
+    # Facts of its card, kept on the minion for the board scans after every action (a flag read
+    # instead of two lookups); they follow `cdef` (Faceless Manipulator copies them with it).
+    "listens",  # the card has triggers
+    "aura_source",  # the card has an aura or enrage
+    "cost_aura_source",  # the card changes costs
 )
 
 
@@ -57,14 +63,13 @@ class Minion:
         self.aura_atk = 0  # recomputed from auras after every step
         self.aura_health = 0
         self.damage = 0
-        kw = cdef.keywords
-        self.taunt = "TAUNT" in kw
-        self.divine_shield = "DIVINE_SHIELD" in kw
-        self.stealth = "STEALTH" in kw
-        self.windfury = "WINDFURY" in kw
-        self.charge = "CHARGE" in kw
-        self.cant_attack = "CANT_ATTACK" in kw
-        self.poisonous = "POISONOUS" in kw
+        self.taunt = cdef.kw_taunt  # the card's keywords, read once by its CardDef
+        self.divine_shield = cdef.kw_divine_shield
+        self.stealth = cdef.kw_stealth
+        self.windfury = cdef.kw_windfury
+        self.charge = cdef.kw_charge
+        self.cant_attack = cdef.kw_cant_attack
+        self.poisonous = cdef.kw_poisonous
         self.stealth_until_next_turn = False  # Conceal-style stealth, lost at owner's turn start
         self.spell_damage = cdef.spell_damage
         self.frozen = False
@@ -78,6 +83,9 @@ class Minion:
         self.counter = 0  # per-minion scratch value some cards need (e.g. Millhouse's turn)
         self.destroy_at_start_of = -1  # player whose next turn start destroys it (Nightmare); silence clears
         self.immune = False
+        self.listens = bool(cdef.triggers)
+        self.aura_source = cdef.has_aura
+        self.cost_aura_source = cdef.cost_aura is not None
 
     def copy(self) -> Minion:
         new = Minion()
@@ -113,6 +121,9 @@ class Minion:
         new.stealth_until_next_turn = self.stealth_until_next_turn
         new.destroy_at_start_of = self.destroy_at_start_of
         new.immune = self.immune
+        new.listens = self.listens
+        new.aura_source = self.aura_source
+        new.cost_aura_source = self.cost_aura_source
         return new
 
     @property

@@ -43,8 +43,17 @@ def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],
         g.shuffle(cards)  # once, at game start; draws take the top (the list's end)
         g.players.append(Player(index, hero, cards))
     for p in g.players:  # "Start of Game" cards in a deck (Baku, Genn), before the opening hands
-        for hook in dict.fromkeys(c.cdef.script.game_start for c in p.deck if c.cdef.script.game_start):
-            hook(g, p.index)
+        hooks: list | None = None  # each hook once, in deck order (mostly none: no list)
+        for c in p.deck:
+            hook = c.cdef.script.game_start
+            if hook is not None:
+                if hooks is None:
+                    hooks = []
+                if hook not in hooks:
+                    hooks.append(hook)
+        if hooks is not None:
+            for hook in hooks:
+                hook(g, p.index)
     for index, count in ((0, 3), (1, 4)):
         _opening_hand(g, g.players[index], count, mulligan)
     g.give(1, THE_COIN)

@@ -88,8 +88,14 @@ def mix_below(z: int, n: int) -> int:
 
 
 def derive(*parts: int) -> int:
-    """A 64-bit seed derived from integers (run seed, evaluation id, game index, ...)."""
-    state = 0x243F6A8885A308D3
+    """A 64-bit seed derived from integers (run seed, evaluation id, game index, ...):
+    state = mix((state + GOLDEN + (part mod 2**64)) mod 2**64) per part, from 0x243F6A8885A308D3,
+    worked on the state's halves (one 64-bit int built at the end, not several per part)."""
+    h: i64 = 0x243F6A88
+    l: i64 = 0x85A308D3
     for part in parts:
-        state = mix((state + GOLDEN + (int(part) & MASK64)) & MASK64)
-    return state
+        part_h, part_l = split(int(part) & MASK64)
+        l += _GOLDEN_LOW + part_l  # below 3 * 2**32: the carry is l >> 32
+        h = (h + _GOLDEN_HIGH + part_h + (l >> 32)) & _LOW32
+        h, l = _mix_of(h, l & _LOW32)
+    return join(h, l)

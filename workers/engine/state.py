@@ -37,6 +37,9 @@ NO_TARGET: Final = -1
 # as plain tuples, so the compiled code passes the objects on instead of rebuilding them.)
 _PLAY_AT: Final[tuple[tuple[tuple, ...], ...]] = tuple(tuple((PLAY, i, NO_TARGET, pos) for pos in range(MAX_BOARD + 1))
                         for i in range(MAX_HAND))
+# _PLAY_AT[i][:n] for every n: a minion card's n position moves, appended in one extend.
+_PLAY_AT_FIRST: Final[tuple[tuple[tuple[tuple, ...], ...], ...]] = tuple(
+    tuple(at[:n] for n in range(MAX_BOARD + 2)) for at in _PLAY_AT)
 _PLAY_UNTARGETED: Final[tuple[tuple, ...]] = tuple((PLAY, i, -1, -1) for i in range(MAX_HAND))
 _POWER_UNTARGETED: Final[tuple] = (HERO_POWER, -1, -1, -1)
 _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position) tuple as an Action
@@ -46,6 +49,7 @@ _order: Final = attrgetter("order")
 _uid: Final = attrgetter("uid")
 _END: Final = END
 _NO_LISTENERS: Final[list[tuple[int, Any, tuple]]] = []  # shared: callers only read it
+_NO_MODIFIERS: Final[list[Minion]] = []  # shared: callers only read it
 # Told (g, method name, its arguments) as play_card, summon, equip, transform, use_hero_power or
 # start_turn begins: how the card tests check that a card entered play (tests/engine/scenario.py),
 # since the compiled engine's methods cannot be wrapped. None in play.
@@ -237,12 +241,16 @@ class GameState:
 
     # ------------------------------------------------------------------ costs
     def cost_modifiers(self) -> list[Minion]:
-        out: list[Minion] = []
+        """The minions whose cost auras act now (callers only read the list: with none, one
+        shared empty list, so the common case allocates nothing)."""
+        out: list[Minion] | None = None
         for p in self.players:
             for m in p.board:
-                if m.cdef.cost_aura is not None and not m.silenced:
+                if m.cost_aura_source and not m.silenced:
+                    if out is None:
+                        out = []
                     out.append(m)
-        return out
+        return _NO_MODIFIERS if out is None else out
 
     def cost_of(self, owner: int, card: Card, modifiers: list[Minion] | None = None) -> int:
         """What `card` costs `owner` now; `modifiers` (from cost_modifiers) saves a board scan."""
@@ -293,8 +301,7 @@ class GameState:
             if enemy and m.stealth:
                 continue
             if (by_spell or by_power) and not m.silenced and (
-                    (by_spell and "CANT_BE_TARGETED_BY_SPELLS" in m.cdef.keywords) or
-                    (by_power and "CANT_BE_TARGETED_BY_HERO_POWERS" in m.cdef.keywords)):
+                    (by_spell and m.cdef.kw_spell_proof) or (by_power and m.cdef.kw_power_proof)):
                 continue
             out.append(m)
 
@@ -324,20 +331,52 @@ class GameState:
                         moves.append((HERO_POWER, -1, t.uid, -1))
                 else:
                     moves.append(_POWER_UNTARGETED)
-        attackers = [m.uid for m in p.board if m.can_attack()]
-        if self.hero_can_attack(p):
-            attackers.append(hero.uid)
-        if attackers:
-            defenders = [d.uid for d in self.defenders(1 - pi)]
-            barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
-            for a in attackers:
+        # Each attacker (the minions in board order, then the hero) against each defender; the
+        # defenders are found once, at the first attacker (no list of attackers is made).
+        defenders: list[int] | None = None
+        barred: Any = None
+        for m in p.board:
+            if m.can_attack():
+                if defenders is None:
+                    defenders = self._defender_uids(1 - pi)
+                    barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
+                a = m.uid
                 if barred and a in barred:  # this minion may attack minions only
                     enemy_hero = self.players[1 - pi].hero.uid
                     moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
                     continue
                 for d in defenders:
                     moves.append((ATTACK, a, d, -1))
+        if self.hero_can_attack(p):
+            if defenders is None:
+                defenders = self._defender_uids(1 - pi)
+                barred = self.marks and self.marked(pi, "no_hero_attack")
+            a = hero.uid
+            if barred and a in barred:
+                enemy_hero = self.players[1 - pi].hero.uid
+                moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
+            else:
+                for d in defenders:
+                    moves.append((ATTACK, a, d, -1))
         return moves
+
+    def _defender_uids(self, side: int) -> list[int]:
+        """[d.uid for d in self.defenders(side)], without the list of entities."""
+        p = self.players[side]
+        visible: list[int] = []
+        taunts: list[int] | None = None
+        for m in p.board:
+            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                continue
+            visible.append(m.uid)
+            if m.taunt:
+                if taunts is None:
+                    taunts = []
+                taunts.append(m.uid)
+        if taunts is not None:
+            return taunts
+        visible.append(p.hero.uid)
+        return visible
 
     def _card_moves(self, pi: int, p: Player, moves: list) -> None:
         """Append the plays of the cards in hand to `moves`."""
@@ -381,11 +420,9 @@ class GameState:
                             for pos in range(n_positions):
                                 moves.append((PLAY, i, t.uid, pos))
                         continue
-                at = _PLAY_AT[i]
-                for pos in range(n_positions):
-                    moves.append(at[pos])
+                moves.extend(_PLAY_AT_FIRST[i][n_positions])
             elif ctype == "SPELL":
-                if "SECRET" in cdef.keywords and (len(p.secrets) >= MAX_SECRETS or
+                if cdef.kw_secret and (len(p.secrets) >= MAX_SECRETS or
                                                   any(s.cdef.id == cdef.id for s in p.secrets)):
                     continue
                 if spec is not None:
@@ -431,7 +468,7 @@ class GameState:
         h = p.hero
         if h.frozen or self.hero_atk(p) <= 0:
             return False
-        windfury = p.weapon is not None and "WINDFURY" in p.weapon.cdef.keywords
+        windfury = p.weapon is not None and p.weapon.cdef.kw_windfury
         return h.attacks < (2 if windfury else 1)
 
     def defenders(self, side: int) -> list[Hero | Minion]:
@@ -507,7 +544,7 @@ class GameState:
             if position < 0 or position > len(p.board):
                 position = len(p.board)
             minion = self.summon(pi, cdef, position, announce=False, uid=card.uid)
-            if self.fire("play_card", pi, card):
+            if self.fire2("play_card", pi, card):
                 self.resolve()  # their deaths come before the battlecry
                 if self.done:
                     return
@@ -521,7 +558,7 @@ class GameState:
                 if minion in p.board:
                     if self.players[1 - pi].secrets:
                         self.fire_secrets("play_minion", minion)  # Mirror Entity
-                    self.fire("summon", minion)
+                    self.fire1("summon", minion)
                     if minion in p.board and self.players[1 - pi].secrets:
                         self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
             return
@@ -534,8 +571,8 @@ class GameState:
                 return
             # "Whenever you cast a spell" before "whenever you play a card", then their deaths,
             # then the spell (SabberStone's order).
-            ran = self.fire("cast_spell", pi, card)
-            if self.fire("play_card", pi, card) or ran:
+            ran = self.fire2("cast_spell", pi, card)
+            if self.fire2("play_card", pi, card) or ran:
                 self.resolve()
                 if self.done:
                     return
@@ -553,9 +590,9 @@ class GameState:
                 self.resolve()
                 if self.done:
                     return
-            self.fire("after_spell", pi, card)
+            self.fire2("after_spell", pi, card)
         elif cdef.type == "WEAPON":
-            if self.fire("play_card", pi, card):
+            if self.fire2("play_card", pi, card):
                 self.resolve()
                 if self.done:
                     return
@@ -583,7 +620,7 @@ class GameState:
         # SabberStone processes no deaths between "when ... attacks" triggers and the blows: a
         # fighter they doomed cancels the attack, the rest waits until after the fight.
         self.proposed_defender = defender  # Misdirection, Noble Sacrifice may change it
-        if self.fire("attack", attacker, defender):
+        if self.fire2("attack", attacker, defender):
             defender = self.proposed_defender
         if p.enchants or self.players[1 - pi].enchants:  # Blessing of Wisdom
             self._enchant_attack(attacker)
@@ -611,7 +648,7 @@ class GameState:
             self._hit(attacker, defender, attacker.atk)
             if counter > 0:
                 self._hit(defender, attacker, counter, counter=True)
-        self.fire("after_attack", attacker, defender)
+        self.fire2("after_attack", attacker, defender)
 
     def _hit(self, source: Hero | Minion, target: Hero | Minion, amount: int, counter: bool = False) -> None:
         """One blow of a fight (`counter`: the defender's). Freeze and Poisonous act in combat
@@ -619,7 +656,7 @@ class GameState:
         and was hurt (a SabberStone quirk: the hero's player loses)."""
         taken = self.damage(source, target, amount)
         if isinstance(source, Minion):
-            if taken and "FREEZE" in source.cdef.keywords:  # even when silenced
+            if taken and source.cdef.kw_freeze:  # even when silenced
                 target.frozen = True
             if taken and source.poisonous and (counter or isinstance(target, Minion)):
                 target.destroyed = True
@@ -655,7 +692,7 @@ class GameState:
             if target.health <= 0:
                 target.destroyed = True  # lethal damage sticks: a later heal or buff is too late
         if taken:
-            self.fire("damage", target, taken, source)
+            self.fire3("damage", target, taken, source)
         return taken
 
     def spell_damage(self, owner: int, target, amount: int) -> int:
@@ -683,7 +720,7 @@ class GameState:
             healed = min(amount, target.damage)
             target.damage -= healed
         if healed > 0:
-            self.fire("heal", target, healed)
+            self.fire2("heal", target, healed)
         return healed
 
     def destroy(self, minion: Minion) -> None:
@@ -752,7 +789,7 @@ class GameState:
         board.insert(position, minion)
         self.refresh_auras()
         if announce:
-            self.fire("summon", minion)
+            self.fire1("summon", minion)
         return minion
 
     def draw(self, owner: int, count: int = 1) -> list[Card]:
@@ -772,7 +809,7 @@ class GameState:
                 continue  # overdraw: the card is burnt
             p.hand.append(card)
             drawn.append(card)
-            self.fire("draw", owner, card)
+            self.fire2("draw", owner, card)
         return drawn
 
     def give(self, owner: int, card_id: str) -> Card | None:
@@ -896,6 +933,28 @@ class GameState:
                         self.fire("secret_revealed", 1 - self.current, card)
         return ran
 
+    # fire with one, two or three arguments, for the engine's own frequent events: the same
+    # result, without packing the arguments into a tuple when nothing hears the event (by far
+    # the usual case). `_listeners` only reads the state, so asking it first changes nothing;
+    # written out three times, so plain Python makes no more calls than fire did.
+    def fire1(self, event: str, a: Any) -> bool:
+        if event not in HEARD_EVENTS or (self._listeners(event) is _NO_LISTENERS
+                                         and not self.players[1 - self.current].secrets):
+            return False  # nothing hears it: what fire would return
+        return self.fire(event, a)
+
+    def fire2(self, event: str, a: Any, b: Any) -> bool:
+        if event not in HEARD_EVENTS or (self._listeners(event) is _NO_LISTENERS
+                                         and not self.players[1 - self.current].secrets):
+            return False
+        return self.fire(event, a, b)
+
+    def fire3(self, event: str, a: Any, b: Any, c: Any) -> bool:
+        if event not in HEARD_EVENTS or (self._listeners(event) is _NO_LISTENERS
+                                         and not self.players[1 - self.current].secrets):
+            return False
+        return self.fire(event, a, b, c)
+
     def fire_secrets(self, event: str, *args) -> bool:
         """Only the waiting secrets' part of `fire`, for events no minion listens to (Counterspell,
         Mirror Entity, Spellbender, Ice Block): no board scan. Whether one was revealed."""
@@ -917,8 +976,10 @@ class GameState:
         listeners: list[tuple[int, int, Any, tuple]] | None = None  # mostly none: no list, no sort
         for p in self.players:
             for m in p.board:
-                triggers = m.cdef.triggers  # empty for most minions: tested first, no lookup
-                if triggers and event in triggers and not m.silenced and (event != "death" or (
+                if not m.listens:  # most minions: no triggers, no lookup
+                    continue
+                triggers = m.cdef.triggers
+                if event in triggers and not m.silenced and (event != "death" or (
                         not m.destroyed and m.health > 0)):
                     if listeners is None:
                         listeners = []
@@ -942,7 +1003,7 @@ class GameState:
         sources = []
         for p in self.players:
             for m in p.board:
-                if m.cdef.has_aura and not m.silenced and self._aura_active(m):
+                if m.aura_source and not m.silenced and self._aura_active(m):
                     sources.append(m)
         # With no source now and none applied last time, every aura field is already zero.
         if sources or self.auras_live:
@@ -989,7 +1050,7 @@ class GameState:
         dead: list[Minion] | None = None
         for p in players:
             for m in p.board:
-                if m.cdef.has_aura and not m.silenced and self._aura_active(m):
+                if m.aura_source and not m.silenced and self._aura_active(m):
                     if sources is None:
                         sources = []
                     sources.append(m)
@@ -1083,7 +1144,7 @@ class GameState:
             m.sick = False
             if m.stealth_until_next_turn:
                 m.stealth = m.stealth_until_next_turn = False
-        changed = self.fire("turn_start", pi)
+        changed = self.fire1("turn_start", pi)
         for side in self.players:  # "at the start of your next turn, destroy it" (Nightmare),
             for m in side.board:  # after the minions' own start-of-turn effects, as in SabberStone
                 if m.destroy_at_start_of == pi:
@@ -1098,7 +1159,7 @@ class GameState:
     def end_turn(self) -> None:
         pi = self.current
         p = self.players[pi]
-        if self.fire("turn_end", pi):
+        if self.fire1("turn_end", pi):
             self.resolve()  # (as in attack: a no-op when no hook ran)
         if p.enchants or self.players[1 - pi].enchants:  # effects that end with this turn
             self._end_enchants(("overwhelm", "immune", "attacking"))

@@ -7,8 +7,6 @@ only what the rules need (`used_mana`, `drawn_this_turn`).
 """
 from __future__ import annotations
 
-from collections import Counter
-
 from ..engine.actions import ATTACK, END_TURN, PLAY, PLAY_OPTION_1, PLAY_OPTION_2
 from ..engine.entities import Minion
 from ..engine.state import GameState
@@ -23,7 +21,7 @@ class GameCounters:
         self.minion_damage = 0  # attacker's attack after each own minion attack (and its deaths)
         self.mana_spent = 0  # used mana of the turn, added after every planning round
         self.mana_available = 0  # the turn's mana crystals, added after every planning round
-        self.card_plays: Counter = Counter()
+        self.card_plays: dict[str, int] = {}  # card id: plays (a plain dict: no interpreted __missing__)
         self._drawn_now = 1
 
     def turn_started(self, g: GameState) -> None:
@@ -34,7 +32,8 @@ class GameCounters:
         """Note a card play; return the attacking minion of an attack (read after it)."""
         kind: int = action[0]
         if kind == PLAY or kind == PLAY_OPTION_1 or kind == PLAY_OPTION_2:  # a Choose One card's play too
-            self.card_plays[g.players[self.me].hand[action[1]].cdef.id] += 1
+            card_id = g.players[self.me].hand[action[1]].cdef.id
+            self.card_plays[card_id] = self.card_plays.get(card_id, 0) + 1
         elif kind == ATTACK:
             attacker = g.entity(action[1])
             if isinstance(attacker, Minion):

@@ -71,7 +71,29 @@ class RandomPlayer:
         return moves[self._rand(len(moves))]
 
     def take_turn(self, g: GameState) -> None:
-        play_turn(g, self.choose, self.counters, self.observer)  # the whole turn is one planning round
+        """play_turn(g, self.choose, self.counters, self.observer), written out: the same
+        actions and statistics (the whole turn is one planning round), without calling the
+        choice through a bound method per action (a random game is mostly this loop)."""
+        counters = self.counters
+        observer = self.observer
+        me = g.current
+        if counters is not None:
+            counters.turn_started(g)
+        played = 0
+        while not g.done and g.current == me:
+            if played < MAX_ACTIONS:
+                moves = g.legal_moves()
+                self.high, self.low = advance(self.high, self.low)
+                action = moves[below_halves(self.high, self.low, len(moves))]
+            else:
+                action = END
+            _act(g, action, counters, False)
+            played += 1
+            if observer is not None:
+                observer(g)
+        if counters is not None:
+            counters.after_plan(g)
+            counters.turn_ended(g)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # workers.players.value_beam.ValueBeamPlayer

@@ -257,5 +257,8 @@ def make_player(kind: str, strategy: str, seed: int, depth: int, width: int, *,
     """build_player with the protocol's settings in order: `kind` is "random", "beam" (scored by
     `strategy`) or any other spec. `hide_deck_order`: the beam player plans on copies with
     reshuffled decks, so it cannot know the next card drawn (the random player ignores it)."""
+    if kind == "random":  # what build_player makes of it, without parsing the spec per game
+        from .play import RandomPlayer
+        return RandomPlayer(seed)
     return build_player(kind, seed, strategy=strategy, depth=depth, width=width,
                         hide_deck_order=hide_deck_order)

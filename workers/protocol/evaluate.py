@@ -9,6 +9,7 @@ builds the card library once and keeps it.
 """
 from __future__ import annotations
 
+import gc
 import traceback
 from collections import Counter
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from ..engine.game import HEROES, new_game
 from ..engine.rng import derive
 from ..errors import DeckError
 from ..inputs import InputError, load_json
-from ..players.play import play_game
+from ..players.play import RandomPlayer, play_game
 from ..players.scores import cached_score, check_strategy
 from ..players.specs import check_player, make_player
 from ..players.game_counters import GameCounters
@@ -117,7 +118,9 @@ def _library(overrides_key: tuple) -> dict[str, CardDef]:
 
 def card_library(stat_overrides: dict | None = None) -> dict[str, CardDef]:
     """The engine's cards with the optional stat overrides (built once per process)."""
-    key = tuple(sorted((k, tuple(sorted(v.items()))) for k, v in (stat_overrides or {}).items()))
+    if not stat_overrides:  # the usual case, once per game: no key to build
+        return _library(())
+    key = tuple(sorted((k, tuple(sorted(v.items()))) for k, v in stat_overrides.items()))
     return _library(key)
 
 
@@ -162,11 +165,14 @@ def play_one_game(deck: Sequence[str], opponent: OpponentDeck, game_seed: int, *
     library = card_library(stat_overrides)
     g = new_game(library, [list(deck), list(opponent.cards)], [hero_class, opponent.hero_class],
                  game_seed)
-    players = [make_player(player, strategy, derive(game_seed, 1), beam_depth, beam_width,
-                           hide_deck_order=hide_deck_order),
-               make_player(player if player in PLAYER_KINDS else "beam", opponent.strategy,
-                           derive(game_seed, 2), beam_depth, beam_width,
-                           hide_deck_order=hide_deck_order)]
+    if player == "random":  # make_player's random players, made directly (once per game)
+        players = [RandomPlayer(derive(game_seed, 1)), RandomPlayer(derive(game_seed, 2))]
+    else:
+        players = [make_player(player, strategy, derive(game_seed, 1), beam_depth, beam_width,
+                               hide_deck_order=hide_deck_order),
+                   make_player(player if player in PLAYER_KINDS else "beam", opponent.strategy,
+                               derive(game_seed, 2), beam_depth, beam_width,
+                               hide_deck_order=hide_deck_order)]
     players[0].counters = GameCounters(0)
     play_game(g, players, recorder)
     return g, players[0].counters
@@ -187,6 +193,23 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
     if player not in PLAYER_KINDS:  # a bad spec or model fails here, not as each game's error
         check_player(player)
     opponents = opponents if opponents is not None else default_opponents()
+    own_cards = frozenset(deck)  # deck_plays' filter, made once
+    # Random games make no reference cycles (reference counting frees all they allocate), so
+    # the cyclic garbage collector is paused while they are played, as during a beam player's
+    # turn (workers/players/play.py); its counts carry on and it runs as usual afterwards.
+    pause_collector = player == "random" and gc.isenabled()
+    if pause_collector:
+        gc.disable()
+    try:
+        return _play_games(deck, game_indices, seed, player, strategy, opponents, stat_overrides,
+                           beam_depth, beam_width, hero_class, hide_deck_order, recorder, own_cards)
+    finally:
+        if pause_collector:
+            gc.enable()
+
+
+def _play_games(deck, game_indices, seed, player, strategy, opponents, stat_overrides, beam_depth,
+                beam_width, hero_class, hide_deck_order, recorder, own_cards) -> list[GameRecord]:
     records = []
     for g_index in game_indices:
         opponent_index = g_index % len(opponents)
@@ -213,7 +236,7 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                 turns=own.turns, hand_size_sum=tally.hand_size_sum, minion_damage=tally.minion_damage,
                 cards_drawn=tally.cards_drawn, mana_spent=tally.mana_spent,
                 mana_available=tally.mana_available, hand_size_start_sum=tally.hand_size_start_sum,
-                card_plays=deck_plays(tally.card_plays, deck)))
+                card_plays=_own_plays(tally.card_plays, own_cards)))
             break
     return records
 
@@ -224,8 +247,11 @@ play_sums = summed(play_games)
 def deck_plays(plays: Mapping[str, int], deck: Sequence[str]) -> tuple[tuple[str, int], ...]:
     """The plays of the deck's own cards (the reference's card usage), sorted by card id: cards
     given or generated during the game (The Coin, Bananas, ...) are not the deck's."""
-    own = set(deck)
-    return tuple(sorted((card, n) for card, n in plays.items() if card in own))
+    return _own_plays(plays, frozenset(deck))
+
+
+def _own_plays(plays: Mapping[str, int], own: frozenset) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted([(card, n) for card, n in plays.items() if card in own]))
 
 
 @lru_cache(maxsize=1)
