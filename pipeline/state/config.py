@@ -42,7 +42,7 @@ class InnerCfg:
     initial: int = 100
     mode: str = "serial"  # serial: the paper's chain | batched: steps of step_decks on every core
     step_decks: int = 1000
-    threads: Optional[int] = None  # the batched mode's cores; null: all (no result depends on it)
+    threads: Optional[int] = None  # the batched mode's threads; null: chosen by timing (no result depends on it)
 
 
 @dataclass
@@ -606,7 +606,7 @@ def identity(cfg: DictConfig) -> dict:
         for key, default in added.items() if isinstance(values, dict) else ():
             if values.get(key, default) == default:
                 values.pop(key, None)
-    (_at(plain, "algorithm.inner") or {}).pop("threads", None)  # the batched mode's result is the same on any
+    (_at(plain, "algorithm.inner") or {}).pop("threads", None)  # the same result on any thread count
     algo = plain.get("algorithm")
     if isinstance(algo, dict):
         if algo.get("overlap") is not None:  # a config written before algorithm.steady_state's rename
