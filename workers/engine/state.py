@@ -373,25 +373,30 @@ class GameState:
         """How many attacks end `legal_moves()` (its moves after `front_moves()`)."""
         pi = self.current
         p = self.players[pi]
-        defenders: list[int] | None = None
+        found = False  # an attacker, and so the defenders
         barred: Any = None
         full = 0  # the defenders of an attacker that may attack the hero
         minions_only = 0  # and of one that may not
         n = 0
         for m in p.board:
             if m.can_attack():
-                if defenders is None:
-                    defenders = self._defender_uids(1 - pi)
+                if not found:
+                    found = True
                     barred = self.marks and self.marked(pi, "no_hero_attack")
-                    full = len(defenders)
-                    minions_only = full - defenders.count(self.players[1 - pi].hero.uid)
+                    full = self._defender_count(1 - pi)
+                    if full < 0:  # taunts: the hero is not among them
+                        full = minions_only = -full
+                    else:
+                        minions_only = full - 1
                 n += minions_only if barred and m.uid in barred else full
         if self.hero_can_attack(p):
-            if defenders is None:
-                defenders = self._defender_uids(1 - pi)
+            if not found:
                 barred = self.marks and self.marked(pi, "no_hero_attack")
-                full = len(defenders)
-                minions_only = full - defenders.count(self.players[1 - pi].hero.uid)
+                full = self._defender_count(1 - pi)
+                if full < 0:
+                    full = minions_only = -full
+                else:
+                    minions_only = full - 1
             n += minions_only if barred and p.hero.uid in barred else full
         return n
 
@@ -412,6 +417,20 @@ class GameState:
         a = p.hero.uid
         choices = allowed if barred and a in barred else defenders
         return (ATTACK, a, choices[k], -1)
+
+    def _defender_count(self, side: int) -> int:
+        """len(self._defender_uids(side)), without the list: negative (minus the number of
+        taunts) when there are taunts, the hero then not among them; otherwise the visible
+        minions and the hero."""
+        visible = 0
+        taunts = 0
+        for m in self.players[side].board:
+            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                continue
+            visible += 1
+            if m.taunt:
+                taunts += 1
+        return -taunts if taunts else visible + 1
 
     def _defender_uids(self, side: int) -> list[int]:
         """[d.uid for d in self.defenders(side)], without the list of entities."""
