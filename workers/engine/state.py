@@ -316,21 +316,9 @@ class GameState:
         every legal action to use one; `apply` takes either form."""
         if self.done:
             return []
+        moves = self.front_moves()
         pi = self.current
         p = self.players[pi]
-        moves: list[tuple] = [_END]
-        if p.hand:
-            self._card_moves(pi, p, moves)
-        hero = p.hero
-        power = hero.power
-        if hero.power_uses == 0 and power.cost <= p.mana:
-            script = power.script
-            if script.requires is None or script.requires(self, pi):
-                if script.target is not None:
-                    for t in self.targets_for(pi, script.target, False, by_power=True):
-                        moves.append((HERO_POWER, -1, t.uid, -1))
-                else:
-                    moves.append(_POWER_UNTARGETED)
         # Each attacker (the minions in board order, then the hero) against each defender; the
         # defenders are found once, at the first attacker (no list of attackers is made).
         defenders: list[int] | None = None
@@ -351,7 +339,7 @@ class GameState:
             if defenders is None:
                 defenders = self._defender_uids(1 - pi)
                 barred = self.marks and self.marked(pi, "no_hero_attack")
-            a = hero.uid
+            a = p.hero.uid
             if barred and a in barred:
                 enemy_hero = self.players[1 - pi].hero.uid
                 moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
@@ -359,6 +347,90 @@ class GameState:
                 for d in defenders:
                     moves.append((ATTACK, a, d, -1))
         return moves
+
+    def front_moves(self) -> list[tuple]:
+        """The part of `legal_moves()` before its attacks (END, the card plays, the hero power),
+        for a game not over. With `attack_count` and `attack_move`, a random player draws from
+        the whole list (`len(front) + attack_count()` moves) and builds only the attack it drew,
+        the same move as `legal_moves()[k]`."""
+        pi = self.current
+        p = self.players[pi]
+        moves: list[tuple] = [_END]
+        if p.hand:
+            self._card_moves(pi, p, moves)
+        power = p.hero.power
+        if p.hero.power_uses == 0 and power.cost <= p.mana:
+            script = power.script
+            if script.requires is None or script.requires(self, pi):
+                if script.target is not None:
+                    for t in self.targets_for(pi, script.target, False, by_power=True):
+                        moves.append((HERO_POWER, -1, t.uid, -1))
+                else:
+                    moves.append(_POWER_UNTARGETED)
+        return moves
+
+    def attack_count(self) -> int:
+        """How many attacks end `legal_moves()` (its moves after `front_moves()`)."""
+        pi = self.current
+        p = self.players[pi]
+        found = False  # an attacker, and so the defenders
+        barred: Any = None
+        full = 0  # the defenders of an attacker that may attack the hero
+        minions_only = 0  # and of one that may not
+        n = 0
+        for m in p.board:
+            if m.can_attack():
+                if not found:
+                    found = True
+                    barred = self.marks and self.marked(pi, "no_hero_attack")
+                    full = self._defender_count(1 - pi)
+                    if full < 0:  # taunts: the hero is not among them
+                        full = minions_only = -full
+                    else:
+                        minions_only = full - 1
+                n += minions_only if barred and m.uid in barred else full
+        if self.hero_can_attack(p):
+            if not found:
+                barred = self.marks and self.marked(pi, "no_hero_attack")
+                full = self._defender_count(1 - pi)
+                if full < 0:
+                    full = minions_only = -full
+                else:
+                    minions_only = full - 1
+            n += minions_only if barred and p.hero.uid in barred else full
+        return n
+
+    def attack_move(self, k: int) -> tuple:
+        """The `k`-th attack of `legal_moves()` (0 <= k < attack_count()), built alone."""
+        pi = self.current
+        p = self.players[pi]
+        defenders = self._defender_uids(1 - pi)
+        barred: Any = self.marks and self.marked(pi, "no_hero_attack")
+        enemy_hero = self.players[1 - pi].hero.uid
+        allowed = [d for d in defenders if d != enemy_hero] if barred else defenders
+        for m in p.board:
+            if m.can_attack():
+                choices = allowed if barred and m.uid in barred else defenders
+                if k < len(choices):
+                    return (ATTACK, m.uid, choices[k], -1)
+                k -= len(choices)
+        a = p.hero.uid
+        choices = allowed if barred and a in barred else defenders
+        return (ATTACK, a, choices[k], -1)
+
+    def _defender_count(self, side: int) -> int:
+        """len(self._defender_uids(side)), without the list: negative (minus the number of
+        taunts) when there are taunts, the hero then not among them; otherwise the visible
+        minions and the hero."""
+        visible = 0
+        taunts = 0
+        for m in self.players[side].board:
+            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                continue
+            visible += 1
+            if m.taunt:
+                taunts += 1
+        return -taunts if taunts else visible + 1
 
     def _defender_uids(self, side: int) -> list[int]:
         """[d.uid for d in self.defenders(side)], without the list of entities."""

@@ -82,9 +82,13 @@ class RandomPlayer:
         played = 0
         while not g.done and g.current == me:
             if played < MAX_ACTIONS:
-                moves = g.legal_moves()
+                # legal_moves()[k] for the k drawn from all of them, building only the attack
+                # drawn: the same draw, the same move
+                moves = g.front_moves()
+                front = len(moves)
                 self.high, self.low = advance(self.high, self.low)
-                action = moves[below_halves(self.high, self.low, len(moves))]
+                k = below_halves(self.high, self.low, front + g.attack_count())
+                action = moves[k] if k < front else g.attack_move(k - front)
             else:
                 action = END
             _act(g, action, counters, False)
@@ -242,9 +246,12 @@ def random_playout(g: GameState, stream: int, mover: int, limit: int = -1) -> tu
     steps = 0
     high, low = split(stream)
     while not g.done and steps != limit:
-        moves = g.legal_moves()
+        # legal_moves()[k], building only the attack drawn (see RandomPlayer.take_turn)
+        moves = g.front_moves()
+        front = len(moves)
         mover = g.current
         high, low = advance(high, low)
-        g.apply(moves[below_halves(high, low, len(moves))], False)
+        k = below_halves(high, low, front + g.attack_count())
+        g.apply(moves[k] if k < front else g.attack_move(k - front), False)
         steps += 1
     return join(high, low), mover
