@@ -1,6 +1,7 @@
 """Players, score functions, determinism and the protocol's evaluation."""
 import json
 import math
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +32,27 @@ def test_random_players_finish_games_deterministically():
 
     assert run(5) == run(5)
     assert len({run(s) for s in range(6)}) > 1
+
+
+def test_the_random_players_split_moves_are_the_legal_moves():
+    """front_moves, then attack_move(k) for k < attack_count(): exactly legal_moves(), in its
+    order, at every position of random games of every class (the random player and MCTS's
+    playouts draw from the split and build only the attack drawn)."""
+    from workers.engine.class_pools import HERO_CLASSES as classes, pool_ids, random_pool_deck
+    from workers.engine.rng import derive
+    lib, positions, attacks = card_library(), 0, 0
+    for i in range(90):
+        a, b = classes[i % 9], classes[(i * 4 + 1) % 9]
+        g = new_game(lib, [random_pool_deck(derive(7, i, 1), pool_ids(a)),
+                           random_pool_deck(derive(7, i, 2), pool_ids(b))], [a, b], i)
+        choose = random.Random(i)
+        while not g.done:
+            moves = g.legal_moves()
+            front, n = g.front_moves(), g.attack_count()
+            assert front + [g.attack_move(k) for k in range(n)] == moves
+            positions, attacks = positions + 1, attacks + n
+            g.apply(choose.choice(moves))
+    assert positions > 2000 and attacks > 1000
 
 
 def test_neural_net_score_matches_a_hand_computed_forward_pass():
