@@ -44,6 +44,15 @@ def play_turn(g: GameState, choose: Callable[[GameState], tuple], counters: Game
         counters.turn_ended(g)
 
 
+def uniform_move(g: GameState, high: int, low: int) -> tuple:
+    """legal_moves()[k] for k = below_halves(high, low, len(legal_moves())), building only the
+    attack drawn (the random player's and MCTS playouts' draw: the same draw, the same move)."""
+    moves = g.front_moves()
+    front = len(moves)
+    k = below_halves(high, low, front + g.attack_count())
+    return moves[k] if k < front else g.attack_move(k - front)
+
+
 def _act(g: GameState, action: tuple, counters: GameCounters | None, check: bool) -> None:
     if counters is None:
         g.apply(action, check)
@@ -62,42 +71,12 @@ class RandomPlayer:
         self.observer: Observer | None = None  # called with the game after every action (soak checks)
         self.counters: GameCounters | None = None  # the evaluated player's statistics, when counted
 
-    def _rand(self, n: int) -> int:
-        self.high, self.low = advance(self.high, self.low)
-        return below_halves(self.high, self.low, n)
-
     def choose(self, g: GameState) -> tuple:
-        moves = g.legal_moves()  # plain tuples: cheaper than legal_actions(), same order
-        return moves[self._rand(len(moves))]
+        self.high, self.low = advance(self.high, self.low)
+        return uniform_move(g, self.high, self.low)
 
     def take_turn(self, g: GameState) -> None:
-        """play_turn(g, self.choose, self.counters, self.observer), written out: the same
-        actions and statistics (the whole turn is one planning round), without calling the
-        choice through a bound method per action (a random game is mostly this loop)."""
-        counters = self.counters
-        observer = self.observer
-        me = g.current
-        if counters is not None:
-            counters.turn_started(g)
-        played = 0
-        while not g.done and g.current == me:
-            if played < MAX_ACTIONS:
-                # legal_moves()[k] for the k drawn from all of them, building only the attack
-                # drawn: the same draw, the same move
-                moves = g.front_moves()
-                front = len(moves)
-                self.high, self.low = advance(self.high, self.low)
-                k = below_halves(self.high, self.low, front + g.attack_count())
-                action = moves[k] if k < front else g.attack_move(k - front)
-            else:
-                action = END
-            _act(g, action, counters, False)
-            played += 1
-            if observer is not None:
-                observer(g)
-        if counters is not None:
-            counters.after_plan(g)
-            counters.turn_ended(g)
+        play_turn(g, self.choose, self.counters, self.observer)  # the whole turn is one planning round
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # workers.players.value_beam.ValueBeamPlayer
@@ -246,12 +225,8 @@ def random_playout(g: GameState, stream: int, mover: int, limit: int = -1) -> tu
     steps = 0
     high, low = split(stream)
     while not g.done and steps != limit:
-        # legal_moves()[k], building only the attack drawn (see RandomPlayer.take_turn)
-        moves = g.front_moves()
-        front = len(moves)
         mover = g.current
         high, low = advance(high, low)
-        k = below_halves(high, low, front + g.attack_count())
-        g.apply(moves[k] if k < front else g.attack_move(k - front), False)
+        g.apply(uniform_move(g, high, low), False)
         steps += 1
     return join(high, low), mover
