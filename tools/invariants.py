@@ -51,3 +51,8 @@ def check_invariants(g: GameState) -> None:
                 raise InvariantViolation(f"dead minion {m!r} left on {who}'s board")
     if g.done and g.winner not in (-1, 0, 1):
         raise InvariantViolation(f"game over without a result (winner={g.winner})")
+    # The events kept as heard (GameState._listeners answers from them without a scan) cover
+    # every trigger of what is in play.
+    if g.heard is not None and not g.heard >= g._heard_events():
+        raise InvariantViolation(f"events {sorted(g._heard_events() - g.heard)} are heard in play "
+                                 "but not kept as heard")

@@ -30,3 +30,8 @@ def test_invariant_checker_catches_a_broken_state():
     g.players[0].board[0].damage = 10
     with pytest.raises(InvariantViolation, match="dead minion"):
         check_invariants(g)
+    g = make_game(board=["NEW1_019"])  # Knife Juggler: it hears summons
+    check_invariants(g)
+    g.heard = frozenset()  # kept as if nothing in play had triggers
+    with pytest.raises(InvariantViolation, match="not kept as heard"):
+        check_invariants(g)

@@ -270,10 +270,13 @@ def build_library(cards: dict[str, CardData], overrides: dict | None = None) -> 
         fields = {name: getattr(data, name) for name in CardData.__dataclass_fields__}
         # Interned, so the engine's comparisons with its literals ("SPELL", "TAUNT" in
         # keywords) succeed on identity instead of comparing characters.
+        fields["id"] = sys.intern(fields["id"])
         fields["type"] = sys.intern(fields["type"])
         fields["keywords"] = frozenset(sys.intern(k) for k in fields["keywords"])
         fields.update(overrides.get(card_id, {}))
         script = SCRIPTS.get(card_id)
-        library[card_id] = CardDef(**fields, script=script or EMPTY_SCRIPT,
-                                   implemented=script is not None)
+        # Interned keys: looking up an interned id (a literal in the code, a loaded deck's)
+        # then finds its key by identity.
+        library[sys.intern(card_id)] = CardDef(**fields, script=script or EMPTY_SCRIPT,
+                                               implemented=script is not None)
     return library

@@ -35,6 +35,7 @@ def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],
     g.random_events = 0
     g.auras_live = False
     g.marks = ()
+    g.heard = None
     g.players = []
     for index, (deck, hero_class) in enumerate(zip(decks, classes)):
         hero_id, power_id = HEROES[hero_class]

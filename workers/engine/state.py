@@ -60,6 +60,7 @@ class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
                  "random_events", "library", "auras_live",
                  "marks",  # ((player, kind, value), ...): a player's effects (see mark)
+                 "heard",  # events the minions and weapons in play may hear; None: to recount
                  "proposed_defender")  # set during an attack only (redirecting secrets), never copied
     players: list[Player]
     current: int
@@ -73,6 +74,7 @@ class GameState:
     library: dict[str, CardDef]
     auras_live: bool
     marks: tuple
+    heard: frozenset[str] | None
     proposed_defender: Any
 
     # ------------------------------------------------------------------ copying and identity
@@ -90,6 +92,7 @@ class GameState:
         new.library = self.library
         new.auras_live = self.auras_live  # some aura field may be non-zero (see refresh_auras)
         new.marks = self.marks  # a tuple
+        new.heard = self.heard  # a frozenset
         return new
 
     def state_hash(self) -> int:
@@ -578,16 +581,21 @@ class GameState:
             self.end_turn()
             return
         if kind == PLAY:
-            self.play_card(index, target, position)
+            if not self.play_card(index, target, position):
+                return  # settled: a resolve now would change nothing
         elif kind == ATTACK:
             self.attack(self.entity(index), self.entity(target))
         elif kind == HERO_POWER:
             self.use_hero_power(target)
-        else:  # PLAY_OPTION_1/2: a Choose One card with that option
-            self.play_card(index, target, position, OPTION_OF_KIND[kind])
+        elif not self.play_card(index, target, position, OPTION_OF_KIND[kind]):  # Choose One
+            return
         self.resolve()
 
-    def play_card(self, hand_index: int, target_uid: int, position: int, option: int = 0) -> None:
+    def play_card(self, hand_index: int, target_uid: int, position: int, option: int = 0) -> bool:
+        """Play a card from hand; whether its deaths are still to be resolved. False only when
+        the play's last step was a resolve and nothing ran after it (resolve is idempotent: a
+        second one finds no deaths and re-applies the same auras), which saves a resolve after
+        most minions."""
         if entry_watcher is not None:
             entry_watcher(self, "play_card", (hand_index, target_uid, position, option))
         pi = self.current
@@ -619,39 +627,44 @@ class GameState:
             if self.fire2("play_card", pi, card):
                 self.resolve()  # their deaths come before the battlecry
                 if self.done:
-                    return
-            if effect is not None and minion is not None:
-                if target is None or self.alive(target):
-                    effect(self, pi, minion, target)
-            if minion is not None:
-                self.resolve()
-                if self.done:
-                    return
-                if minion in p.board:
-                    if self.players[1 - pi].secrets:
-                        self.fire_secrets("play_minion", minion)  # Mirror Entity
-                    self.fire1("summon", minion)
-                    if minion in p.board and self.players[1 - pi].secrets:
-                        self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
-            return
+                    return False
+            if minion is None:
+                return True
+            if effect is not None and (target is None or self.alive(target)):
+                effect(self, pi, minion, target)
+            self.resolve()
+            if self.done:
+                return False
+            unsettled = False
+            if minion in p.board:
+                if self.players[1 - pi].secrets:
+                    self.fire_secrets("play_minion", minion)  # Mirror Entity
+                    unsettled = True
+                if self.fire1("summon", minion):
+                    unsettled = True
+                if minion in p.board and self.players[1 - pi].secrets:
+                    self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
+                    unsettled = True
+            return unsettled
         if cdef.type == "SPELL":
             if self.marks and cdef.is_secret:
                 self.unmark(pi, "free_secret")  # Kirin Tor Mage's discount is used up
             # Counterspell (a secret on "counter") cancels the spell before anything reacts to it:
             # SabberStone's fast trigger invalidates every other trigger of the play.
             if self.players[1 - pi].secrets and self.fire_secrets("counter", pi, card):
-                return
+                return True
             # "Whenever you cast a spell" before "whenever you play a card", then their deaths,
             # then the spell (SabberStone's order).
             ran = self.fire2("cast_spell", pi, card)
             if self.fire2("play_card", pi, card) or ran:
                 self.resolve()
                 if self.done:
-                    return
+                    return False
             if target is not None and self.players[1 - pi].secrets and isinstance(target, Minion):
                 box = [target]  # Spellbender (a secret on "spell_target") may put another there
                 self.fire_secrets("spell_target", pi, card, box)
                 target = box[0]
+            settled = False
             if cdef.is_secret:
                 p.secrets.append(card)
                 self.fire("secret_played", pi, card)
@@ -661,17 +674,19 @@ class GameState:
                 # "after you cast a spell" triggers.
                 self.resolve()
                 if self.done:
-                    return
-            self.fire2("after_spell", pi, card)
+                    return False
+                settled = True
+            return self.fire2("after_spell", pi, card) or not settled
         elif cdef.type == "WEAPON":
             if self.fire2("play_card", pi, card):
                 self.resolve()
                 if self.done:
-                    return
+                    return False
             new_weapon = Weapon(card.uid, cdef)
             if effect is not None:
                 effect(self, pi, new_weapon, target)
             self.equip(pi, new_weapon)
+        return True
 
     def use_hero_power(self, target_uid: int) -> None:
         if entry_watcher is not None:
@@ -840,6 +855,7 @@ class GameState:
         new.sick = not new.charge
         new.frozen = minion.frozen
         board[i] = new
+        self.heard = None
         return new
 
     def summon(self, owner: int, cdef: CardDef | str, position: int | None = None,
@@ -859,6 +875,7 @@ class GameState:
         if position is None or position > len(board):
             position = len(board)
         board.insert(position, minion)
+        self.heard = None  # it may listen
         self.refresh_auras()
         if announce:
             self.fire1("summon", minion)
@@ -925,6 +942,7 @@ class GameState:
         self.next_order += 1
         minion.order = self.next_order  # it enters a board: a new order of play, as in SabberStone
         new.append(minion)
+        self.heard = None
 
     def equip(self, owner: int, new_weapon: Weapon | str) -> Weapon:
         if entry_watcher is not None:
@@ -934,6 +952,7 @@ class GameState:
         p = self.players[owner]
         old = p.weapon
         p.weapon = new_weapon
+        self.heard = None
         if old is not None:
             self._weapon_destroyed(owner, old)
         return new_weapon
@@ -988,7 +1007,10 @@ class GameState:
         attack/after_attack (attacker, defender); turn_start/turn_end (player)."""
         if event not in HEARD_EVENTS:
             return False  # no card listens to it
-        listeners = self._listeners(event)
+        return self._run_hooks(event, self._listeners(event), args)
+
+    def _run_hooks(self, event: str, listeners: list[tuple[int, Any, tuple]], args: tuple) -> bool:
+        """fire's work, for `listeners` = self._listeners(event)."""
         for owner, me, hooks in listeners:
             for hook in hooks:
                 hook(self, owner, me, *args)
@@ -1007,25 +1029,31 @@ class GameState:
 
     # fire with one, two or three arguments, for the engine's own frequent events: the same
     # result, without packing the arguments into a tuple when nothing hears the event (by far
-    # the usual case). `_listeners` only reads the state, so asking it first changes nothing;
-    # written out three times, so plain Python makes no more calls than fire did.
+    # the usual case), and with one scan for the listeners; written out three times, so plain
+    # Python makes no more calls than fire did.
     def fire1(self, event: str, a: Any) -> bool:
-        if event not in HEARD_EVENTS or (self._listeners(event) is _NO_LISTENERS
-                                         and not self.players[1 - self.current].secrets):
+        if event not in HEARD_EVENTS:
+            return False
+        listeners = self._listeners(event)
+        if listeners is _NO_LISTENERS and not self.players[1 - self.current].secrets:
             return False  # nothing hears it: what fire would return
-        return self.fire(event, a)
+        return self._run_hooks(event, listeners, (a,))
 
     def fire2(self, event: str, a: Any, b: Any) -> bool:
-        if event not in HEARD_EVENTS or (self._listeners(event) is _NO_LISTENERS
-                                         and not self.players[1 - self.current].secrets):
+        if event not in HEARD_EVENTS:
             return False
-        return self.fire(event, a, b)
+        listeners = self._listeners(event)
+        if listeners is _NO_LISTENERS and not self.players[1 - self.current].secrets:
+            return False
+        return self._run_hooks(event, listeners, (a, b))
 
     def fire3(self, event: str, a: Any, b: Any, c: Any) -> bool:
-        if event not in HEARD_EVENTS or (self._listeners(event) is _NO_LISTENERS
-                                         and not self.players[1 - self.current].secrets):
+        if event not in HEARD_EVENTS:
             return False
-        return self.fire(event, a, b, c)
+        listeners = self._listeners(event)
+        if listeners is _NO_LISTENERS and not self.players[1 - self.current].secrets:
+            return False
+        return self._run_hooks(event, listeners, (a, b, c))
 
     def fire_secrets(self, event: str, *args) -> bool:
         """Only the waiting secrets' part of `fire`, for events no minion listens to (Counterspell,
@@ -1045,6 +1073,11 @@ class GameState:
     def _listeners(self, event: str) -> list[tuple[int, Any, tuple]]:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
         A minion about to die still reacts, except to deaths (SabberStone)."""
+        heard = self.heard
+        if heard is None:
+            heard = self.heard = self._heard_events()
+        if event not in heard:
+            return _NO_LISTENERS  # by far the usual answer, now without a scan
         listeners: list[tuple[int, int, Any, tuple]] | None = None  # mostly none: no list, no sort
         for p in self.players:
             for m in p.board:
@@ -1068,6 +1101,26 @@ class GameState:
         if len(listeners) > 1:
             listeners.sort(key=_first)
         return [(owner, me, hooks) for _, owner, me, hooks in listeners]
+
+    def _heard_events(self) -> frozenset[str]:
+        """The events some minion or weapon in play has triggers for (silenced or not). Kept
+        in `heard` until something may enter play with triggers (summon, transform,
+        take_control, equip, forget_heard): a set that only grows between recounts, so an
+        event not in it has no listeners."""
+        events: set[str] = set()
+        for p in self.players:
+            for m in p.board:
+                if m.listens:
+                    events.update(m.cdef.triggers)
+            w = p.weapon
+            if w is not None and w.cdef.triggers:
+                events.update(w.cdef.triggers)
+        return frozenset(events)
+
+    def forget_heard(self) -> None:
+        """Recount `heard` when next asked: for a card script that changes what a minion in play
+        is (Faceless Manipulator)."""
+        self.heard = None
 
     # ------------------------------------------------------------------ auras and deaths
     def refresh_auras(self) -> None:

@@ -10,6 +10,7 @@ builds the card library once and keeps it.
 from __future__ import annotations
 
 import gc
+import sys
 import traceback
 from collections import Counter
 from dataclasses import dataclass
@@ -95,7 +96,7 @@ def card_ids(cards, where: str) -> tuple[str, ...]:
         card_id = card.get("id") if isinstance(card, dict) else card
         if not isinstance(card_id, str):
             raise InputError(f"{where}: card {i} has no string 'id'")
-        ids.append(card_id)
+        ids.append(sys.intern(card_id))  # as the library's keys: a lookup then compares no characters
     return tuple(ids)
 
 
@@ -193,6 +194,7 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
     if player not in PLAYER_KINDS:  # a bad spec or model fails here, not as each game's error
         check_player(player)
     opponents = opponents if opponents is not None else default_opponents()
+    deck = [sys.intern(card_id) for card_id in deck]  # as the library's keys (build_library)
     own_cards = frozenset(deck)  # deck_plays' filter, made once
     # Random games make no reference cycles (reference counting frees all they allocate), so
     # the cyclic garbage collector is paused while they are played, as during a beam player's

@@ -82,6 +82,7 @@ def faceless_manipulator(g, owner, me, target):
         return
     for name in _COPIED:
         setattr(me, name, getattr(target, name))
+    g.forget_heard()  # it may have the copied card's triggers now
 
 
 @battlecry("EX1_558")
