@@ -50,6 +50,7 @@ _uid: Final = attrgetter("uid")
 _END: Final = END
 _NO_LISTENERS: Final[list[tuple[int, Any, tuple]]] = []  # shared: callers only read it
 _NO_MODIFIERS: Final[list[Minion]] = []  # shared: callers only read it
+_NOTHING_HEARD: Final[frozenset[str]] = frozenset()
 # Told (g, method name, its arguments) as play_card, summon, equip, transform, use_hero_power or
 # start_turn begins: how the card tests check that a card entered play (tests/engine/scenario.py),
 # since the compiled engine's methods cannot be wrapped. None in play.
@@ -855,7 +856,8 @@ class GameState:
         new.sick = not new.charge
         new.frozen = minion.frozen
         board[i] = new
-        self.heard = None
+        if new.listens:
+            self.heard = None
         return new
 
     def summon(self, owner: int, cdef: CardDef | str, position: int | None = None,
@@ -875,7 +877,8 @@ class GameState:
         if position is None or position > len(board):
             position = len(board)
         board.insert(position, minion)
-        self.heard = None  # it may listen
+        if minion.listens:
+            self.heard = None  # recounted when next asked
         self.refresh_auras()
         if announce:
             self.fire1("summon", minion)
@@ -942,7 +945,6 @@ class GameState:
         self.next_order += 1
         minion.order = self.next_order  # it enters a board: a new order of play, as in SabberStone
         new.append(minion)
-        self.heard = None
 
     def equip(self, owner: int, new_weapon: Weapon | str) -> Weapon:
         if entry_watcher is not None:
@@ -952,7 +954,8 @@ class GameState:
         p = self.players[owner]
         old = p.weapon
         p.weapon = new_weapon
-        self.heard = None
+        if new_weapon.cdef.triggers:
+            self.heard = None
         if old is not None:
             self._weapon_destroyed(owner, old)
         return new_weapon
@@ -1104,18 +1107,22 @@ class GameState:
 
     def _heard_events(self) -> frozenset[str]:
         """The events some minion or weapon in play has triggers for (silenced or not). Kept
-        in `heard` until something may enter play with triggers (summon, transform,
-        take_control, equip, forget_heard): a set that only grows between recounts, so an
-        event not in it has no listeners."""
-        events: set[str] = set()
+        in `heard` until a minion or weapon with triggers enters play (summon, transform,
+        equip, forget_heard) or a minion with triggers dies: between recounts it can only be
+        more than what is heard, so an event not in it has no listeners."""
+        events: set[str] | None = None
         for p in self.players:
             for m in p.board:
                 if m.listens:
+                    if events is None:
+                        events = set()
                     events.update(m.cdef.triggers)
             w = p.weapon
             if w is not None and w.cdef.triggers:
+                if events is None:
+                    events = set()
                 events.update(w.cdef.triggers)
-        return frozenset(events)
+        return _NOTHING_HEARD if events is None else frozenset(events)
 
     def forget_heard(self) -> None:
         """Recount `heard` when next asked: for a card script that changes what a minion in play
@@ -1217,6 +1224,8 @@ class GameState:
                 board = self.players[m.owner].board
                 positions[m.uid] = board.index(m)
                 board.remove(m)
+                if m.listens:
+                    self.heard = None  # what it heard may be heard no more
                 self.players[m.owner].died_this_turn += (m.cdef.id,)
             self.refresh_auras()
             queued = [(m, self._listeners("death")) for m in dead]
