@@ -166,8 +166,8 @@ def cards_entering_play():
         for card in _ENTRY_POINTS[method](g, *args):
             record(card)
 
-    previous, state.entry_watcher = state.entry_watcher, watch
+    previous = state.set_entry_watcher(watch)
     try:
         yield seen
     finally:
-        state.entry_watcher = previous
+        state.set_entry_watcher(previous)

@@ -35,7 +35,8 @@ def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],
     g.random_events = 0
     g.auras_live = False
     g.marks = ()
-    g.heard = None
+    g.heard = None  # counted when first asked
+    g.cost_auras_in_play = g.auras_in_play = False
     g.players = []
     for index, (deck, hero_class) in enumerate(zip(decks, classes)):
         hero_id, power_id = HEROES[hero_class]

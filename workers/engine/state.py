@@ -53,15 +53,26 @@ _NO_MODIFIERS: Final[list[Minion]] = []  # shared: callers only read it
 _NOTHING_HEARD: Final[frozenset[str]] = frozenset()
 # Told (g, method name, its arguments) as play_card, summon, equip, transform, use_hero_power or
 # start_turn begins: how the card tests check that a card entered play (tests/engine/scenario.py),
-# since the compiled engine's methods cannot be wrapped. None in play.
-entry_watcher: Callable[[GameState, str, tuple], None] | None = None
+# since the compiled engine's methods cannot be wrapped. Empty in play (a Final list: the
+# compiled code tests it without looking a module variable up); set with set_entry_watcher.
+_entry_watcher: Final[list[Callable[[GameState, str, tuple], None]]] = []
+
+
+def set_entry_watcher(watch: Callable[[GameState, str, tuple], None] | None):
+    """Make `watch` (None: nobody) the entry watcher; returns the one before."""
+    previous = _entry_watcher[0] if _entry_watcher else None
+    _entry_watcher.clear()
+    if watch is not None:
+        _entry_watcher.append(watch)
+    return previous
 
 
 class GameState:
     __slots__ = ("players", "current", "turn", "rng", "next_uid", "next_order", "winner", "done",
                  "random_events", "library", "auras_live",
                  "marks",  # ((player, kind, value), ...): a player's effects (see mark)
-                 "heard",  # events the minions and weapons in play may hear; None: to recount
+                 # What may be in play, kept between recounts (see _recount_in_play); None: to recount
+                 "heard", "cost_auras_in_play", "auras_in_play",
                  "proposed_defender")  # set during an attack only (redirecting secrets), never copied
     players: list[Player]
     current: int
@@ -76,6 +87,8 @@ class GameState:
     auras_live: bool
     marks: tuple
     heard: frozenset[str] | None
+    cost_auras_in_play: bool
+    auras_in_play: bool
     proposed_defender: Any
 
     # ------------------------------------------------------------------ copying and identity
@@ -94,6 +107,8 @@ class GameState:
         new.auras_live = self.auras_live  # some aura field may be non-zero (see refresh_auras)
         new.marks = self.marks  # a tuple
         new.heard = self.heard  # a frozenset
+        new.cost_auras_in_play = self.cost_auras_in_play
+        new.auras_in_play = self.auras_in_play
         return new
 
     def state_hash(self) -> int:
@@ -247,6 +262,10 @@ class GameState:
     def cost_modifiers(self) -> list[Minion]:
         """The minions whose cost auras act now (callers only read the list: with none, one
         shared empty list, so the common case allocates nothing)."""
+        if self.heard is None:
+            self._recount_in_play()
+        if not self.cost_auras_in_play:
+            return _NO_MODIFIERS
         out: list[Minion] | None = None
         for p in self.players:
             for m in p.board:
@@ -597,8 +616,8 @@ class GameState:
         the play's last step was a resolve and nothing ran after it (resolve is idempotent: a
         second one finds no deaths and re-applies the same auras), which saves a resolve after
         most minions."""
-        if entry_watcher is not None:
-            entry_watcher(self, "play_card", (hand_index, target_uid, position, option))
+        if _entry_watcher:
+            _entry_watcher[0](self, "play_card", (hand_index, target_uid, position, option))
         pi = self.current
         p = self.players[pi]
         card = p.hand[hand_index]
@@ -690,8 +709,8 @@ class GameState:
         return True
 
     def use_hero_power(self, target_uid: int) -> None:
-        if entry_watcher is not None:
-            entry_watcher(self, "use_hero_power", (target_uid,))
+        if _entry_watcher:
+            _entry_watcher[0](self, "use_hero_power", (target_uid,))
         pi = self.current
         p = self.players[pi]
         power = p.hero.power
@@ -713,12 +732,17 @@ class GameState:
         if p.enchants or self.players[1 - pi].enchants:  # Blessing of Wisdom
             self._enchant_attack(attacker)
         if self.done or not self.alive(attacker) or not self.alive(defender):
-            if isinstance(attacker, Hero) or attacker in p.board:
+            if isinstance(attacker, Hero):
+                attacker.attacks += 1  # (each type on its own: the compiled code then adds in place)
+            elif attacker in p.board:
                 attacker.attacks += 1
             if attacker.immune and p.enchants:  # Gladiator's Longbow: only while attacking
                 self._end_enchants(("attacking",))
             return
-        attacker.attacks += 1
+        if isinstance(attacker, Hero):
+            attacker.attacks += 1
+        else:
+            attacker.attacks += 1
         counter = defender.atk if not isinstance(defender, Hero) else 0  # read before the blows
         if isinstance(attacker, Hero):
             self._hit(attacker, defender, self.hero_atk(p))
@@ -848,15 +872,15 @@ class GameState:
     def transform(self, minion: Minion, card_id: str) -> Minion:
         """Replace a minion with a fresh one of another card, in place. As in SabberStone, it
         is exhausted (unless it has Charge), has not attacked, and stays frozen if it was."""
-        if entry_watcher is not None:
-            entry_watcher(self, "transform", (minion, card_id))
+        if _entry_watcher:
+            _entry_watcher[0](self, "transform", (minion, card_id))
         board = self.players[minion.owner].board
         i = board.index(minion)
         new = Minion(self.new_uid(), self.library[card_id], minion.owner, minion.order)
         new.sick = not new.charge
         new.frozen = minion.frozen
         board[i] = new
-        if new.listens:
+        if new.listens or new.aura_source or new.cost_aura_source:
             self.heard = None
         return new
 
@@ -864,8 +888,8 @@ class GameState:
                announce: bool = True, uid: int | None = None) -> Minion | None:
         """Put a new minion on `owner`'s board; None when the board is full. A minion played
         from hand keeps its card's `uid`."""
-        if entry_watcher is not None:
-            entry_watcher(self, "summon", (owner, cdef))
+        if _entry_watcher:
+            _entry_watcher[0](self, "summon", (owner, cdef))
         if isinstance(cdef, str):
             cdef = self.library[cdef]
         board = self.players[owner].board
@@ -877,8 +901,8 @@ class GameState:
         if position is None or position > len(board):
             position = len(board)
         board.insert(position, minion)
-        if minion.listens:
-            self.heard = None  # recounted when next asked
+        if minion.listens or minion.aura_source or minion.cost_aura_source:
+            self.heard = None  # what is in play: recounted when next asked
         self.refresh_auras()
         if announce:
             self.fire1("summon", minion)
@@ -947,8 +971,8 @@ class GameState:
         new.append(minion)
 
     def equip(self, owner: int, new_weapon: Weapon | str) -> Weapon:
-        if entry_watcher is not None:
-            entry_watcher(self, "equip", (owner, new_weapon))
+        if _entry_watcher:
+            _entry_watcher[0](self, "equip", (owner, new_weapon))
         if isinstance(new_weapon, str):
             new_weapon = Weapon(self.new_uid(), self.library[new_weapon])
         p = self.players[owner]
@@ -1078,7 +1102,7 @@ class GameState:
         A minion about to die still reacts, except to deaths (SabberStone)."""
         heard = self.heard
         if heard is None:
-            heard = self.heard = self._heard_events()
+            heard = self._recount_in_play()
         if event not in heard:
             return _NO_LISTENERS  # by far the usual answer, now without a scan
         listeners: list[tuple[int, int, Any, tuple]] | None = None  # mostly none: no list, no sort
@@ -1105,33 +1129,48 @@ class GameState:
             listeners.sort(key=_first)
         return [(owner, me, hooks) for _, owner, me, hooks in listeners]
 
-    def _heard_events(self) -> frozenset[str]:
-        """The events some minion or weapon in play has triggers for (silenced or not). Kept
-        in `heard` until a minion or weapon with triggers enters play (summon, transform,
-        equip, forget_heard) or a minion with triggers dies: between recounts it can only be
-        more than what is heard, so an event not in it has no listeners."""
+    def _recount_in_play(self) -> frozenset[str]:
+        """Count what is in play and keep it until a minion or weapon that has triggers, an
+        aura or a cost aura enters play (summon, transform, equip, forget_in_play) or such a
+        minion dies: `heard`, the events some minion or weapon in play has triggers for;
+        `cost_auras_in_play` and `auras_in_play`, whether some minion has a cost aura, an aura
+        or enrage (silenced or not). Between recounts each can only say more than is there, so
+        the scans they stand in for find nothing when they say nothing. Returns `heard`."""
         events: set[str] | None = None
+        cost_auras = auras = False
         for p in self.players:
             for m in p.board:
                 if m.listens:
                     if events is None:
                         events = set()
                     events.update(m.cdef.triggers)
+                if m.cost_aura_source:
+                    cost_auras = True
+                if m.aura_source:
+                    auras = True
             w = p.weapon
             if w is not None and w.cdef.triggers:
                 if events is None:
                     events = set()
                 events.update(w.cdef.triggers)
-        return _NOTHING_HEARD if events is None else frozenset(events)
+        heard = _NOTHING_HEARD if events is None else frozenset(events)
+        self.heard = heard
+        self.cost_auras_in_play = cost_auras
+        self.auras_in_play = auras
+        return heard
 
-    def forget_heard(self) -> None:
-        """Recount `heard` when next asked: for a card script that changes what a minion in play
-        is (Faceless Manipulator)."""
+    def forget_in_play(self) -> None:
+        """Recount what is in play when next asked: for a card script that changes what a
+        minion in play is (Faceless Manipulator)."""
         self.heard = None
 
     # ------------------------------------------------------------------ auras and deaths
     def refresh_auras(self) -> None:
         """Recompute every aura and enrage effect from scratch (cheap when there are none)."""
+        if self.heard is None:
+            self._recount_in_play()
+        if not self.auras_in_play and not self.auras_live:
+            return  # no source, and every aura field is zero already
         sources = []
         for p in self.players:
             for m in p.board:
@@ -1180,9 +1219,12 @@ class GameState:
         players = self.players
         sources: list[Minion] | None = None  # made only when there is one
         dead: list[Minion] | None = None
+        if self.heard is None:
+            self._recount_in_play()
+        auras = self.auras_in_play
         for p in players:
             for m in p.board:
-                if m.aura_source and not m.silenced and self._aura_active(m):
+                if auras and m.aura_source and not m.silenced and self._aura_active(m):
                     if sources is None:
                         sources = []
                     sources.append(m)
@@ -1224,8 +1266,8 @@ class GameState:
                 board = self.players[m.owner].board
                 positions[m.uid] = board.index(m)
                 board.remove(m)
-                if m.listens:
-                    self.heard = None  # what it heard may be heard no more
+                if m.listens or m.aura_source or m.cost_aura_source:
+                    self.heard = None  # what it heard or changed may be no more
                 self.players[m.owner].died_this_turn += (m.cdef.id,)
             self.refresh_auras()
             queued = [(m, self._listeners("death")) for m in dead]
@@ -1254,8 +1296,8 @@ class GameState:
     def start_turn(self) -> None:
         """SabberStone's order: ready the player and its mana, run start-of-turn effects and
         their deaths, then draw (and process deaths again)."""
-        if entry_watcher is not None:
-            entry_watcher(self, "start_turn", ())
+        if _entry_watcher:
+            _entry_watcher[0](self, "start_turn", ())
         pi = self.current
         p = self.players[pi]
         for side in self.players:

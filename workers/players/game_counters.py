@@ -32,7 +32,8 @@ class GameCounters:
         """Note a card play; return the attacking minion of an attack (read after it)."""
         kind: int = action[0]
         if kind == PLAY or kind == PLAY_OPTION_1 or kind == PLAY_OPTION_2:  # a Choose One card's play too
-            card_id = g.players[self.me].hand[action[1]].cdef.id
+            index: int = action[1]  # typed, so the compiled code reads the card's fields directly
+            card_id = g.players[self.me].hand[index].cdef.id
             self.card_plays[card_id] = self.card_plays.get(card_id, 0) + 1
         elif kind == ATTACK:
             attacker = g.entity(action[1])

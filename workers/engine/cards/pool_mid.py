@@ -82,7 +82,7 @@ def faceless_manipulator(g, owner, me, target):
         return
     for name in _COPIED:
         setattr(me, name, getattr(target, name))
-    g.forget_heard()  # it may have the copied card's triggers now
+    g.forget_in_play()  # it may have the copied card's triggers or auras now
 
 
 @battlecry("EX1_558")
