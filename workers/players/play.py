@@ -16,13 +16,33 @@ Observer = Callable[[GameState], None]
 MAX_ACTIONS: Final = 200  # a guard against a loop of free actions: no turn needs this many
 
 
+class Chooser:
+    """What a player plugs into the turn loop: `choose(g)`, its next action (a legal move of
+    `g`, as a tuple or an Action). A compiled player that is one (RandomPlayer) is asked
+    through the class's own method table, without a call through a Python callable."""
+
+    def choose(self, g: GameState) -> tuple:
+        raise NotImplementedError
+
+
+class _CallableChooser(Chooser):
+    """A player's choice given as a callable (its bound method), for play_turn."""
+
+    def __init__(self, choose: Callable[[GameState], tuple]):
+        self.call = choose
+
+    def choose(self, g: GameState) -> tuple:
+        return self.call(g)
+
+
 def play_turn(g: GameState, choose: Callable[[GameState], tuple], counters: GameCounters | None = None,
               observer: Observer | None = None, check: bool = False) -> None:
     """Play the turn of the side to move: apply `choose(g)`, the player's next action (a legal
     move of `g`, as a tuple or an Action), until the turn or the game is over; after
     MAX_ACTIONS actions the turn is ended without asking. The one turn loop of every player: a
     player's `take_turn` resets what it keeps within a turn and passes its choice here, as
-    OpenSpiel's bots pass theirs to one game loop.
+    OpenSpiel's bots pass theirs to one game loop. (`turn_loop` is the loop; a Chooser
+    passes itself.)
 
     `check`: every action is checked against the legal ones (players that plan on copies: an
     illegal action would be an engine bug); unchecked, its numbers must be Python ints.
@@ -30,12 +50,18 @@ def play_turn(g: GameState, choose: Callable[[GameState], tuple], counters: Game
     GameCounters) is told the turn's start, every action, and at the turn's end the end of
     its last planning round and of the turn; a player that plans more than once a turn (the
     beam search) reports the end of each earlier round itself, before it plans again."""
+    turn_loop(g, _CallableChooser(choose), counters, observer, check)
+
+
+def turn_loop(g: GameState, chooser: Chooser, counters: GameCounters | None, observer: Observer | None,
+              check: bool) -> None:
+    """play_turn with the choice asked of `chooser`: the one turn loop."""
     me = g.current
     if counters is not None:
         counters.turn_started(g)
     played = 0
     while not g.done and g.current == me:
-        _act(g, choose(g) if played < MAX_ACTIONS else END, counters, check)
+        _act(g, chooser.choose(g) if played < MAX_ACTIONS else END, counters, check)
         played += 1
         if observer is not None:
             observer(g)
@@ -62,7 +88,7 @@ def _act(g: GameState, action: tuple, counters: GameCounters | None, check: bool
     counters.after_action(g, action, attacker)
 
 
-class RandomPlayer:
+class RandomPlayer(Chooser):
     """Plays a uniformly random legal action until it ends its turn."""
 
     def __init__(self, seed: int):
@@ -76,7 +102,7 @@ class RandomPlayer:
         return uniform_move(g, self.high, self.low)
 
     def take_turn(self, g: GameState) -> None:
-        play_turn(g, self.choose, self.counters, self.observer)  # the whole turn is one planning round
+        turn_loop(g, self, self.counters, self.observer, False)  # the whole turn is one planning round
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # workers.players.value_beam.ValueBeamPlayer
