@@ -1126,11 +1126,14 @@ class GameState:
 
     def _recount_in_play(self) -> frozenset[str]:
         """Count what is in play and keep it until a minion or weapon that has triggers, an
-        aura or a cost aura enters play (summon, transform, equip, forget_in_play) or such a
-        minion dies: `heard`, the events some minion or weapon in play has triggers for;
+        aura or a cost aura enters play (summon, transform, equip) or such a minion dies:
+        `heard`, the events some minion or weapon in play has triggers for;
         `cost_auras_in_play` and `auras_in_play`, whether some minion has a cost aura, an aura
         or enrage (silenced or not). Between recounts each can only say more than is there, so
-        the scans they stand in for find nothing when they say nothing. Returns `heard`."""
+        the scans they stand in for find nothing when they say nothing. (A minion that becomes
+        a copy of another in play, Faceless Manipulator's and Mirror Entity's, adds nothing:
+        the original was counted. The soak and fuzz runs check the rule after every action.)
+        Returns `heard`."""
         events: set[str] | None = None
         cost_auras = auras = False
         for p in self.players:
@@ -1153,11 +1156,6 @@ class GameState:
         self.cost_auras_in_play = cost_auras
         self.auras_in_play = auras
         return heard
-
-    def forget_in_play(self) -> None:
-        """Recount what is in play when next asked: for a card script that changes what a
-        minion in play is (Faceless Manipulator)."""
-        self.heard = None
 
     # ------------------------------------------------------------------ auras and deaths
     def refresh_auras(self) -> None:

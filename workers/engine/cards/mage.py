@@ -154,7 +154,6 @@ def mirror_entity(g, owner, card, played):
     copy = g.summon(owner, played.cdef, announce=False)
     for name in _COPIED:
         setattr(copy, name, getattr(played, name))
-    g.forget_in_play()  # it may have the copied card's triggers or auras now
     g.fire("summon", copy)
     return True
 

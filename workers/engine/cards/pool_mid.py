@@ -82,7 +82,6 @@ def faceless_manipulator(g, owner, me, target):
         return
     for name in _COPIED:
         setattr(me, name, getattr(target, name))
-    g.forget_in_play()  # it may have the copied card's triggers or auras now
 
 
 @battlecry("EX1_558")
