@@ -2,16 +2,16 @@
 from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, MINION, aura, battlecry,
                         combo, cost_aura, deathrattle, define, hero_power, random_pool, requires,
                         secret, spell, trigger)
-from ..entities import Card, Hero
+from ..entities import Card, Hero, Minion
 from ..state import MAX_HAND, GameState
 from .neutral_low import _random_other_friend, draw_from_deck
 
 
-def _has_weapon(g, owner):
+def _has_weapon(g: GameState, owner: int) -> bool:
     return g.players[owner].weapon is not None
 
 
-def _is_beast(m):
+def _is_beast(m: Minion) -> bool:
     return m.race in ("BEAST", "ALL")
 
 
@@ -285,7 +285,7 @@ def pit_lord(g, owner, me, target):
 
 
 @cost_aura("EX1_315")
-def summoning_portal(g, owner, me, player, card):
+def summoning_portal(g: GameState, owner: int, me: Minion, player: int, card: Card) -> int:
     if player != owner or card.cdef.type != "MINION":
         return 0
     # 2 less each, but not below (1): several Portals share the reduction in board order.
@@ -309,7 +309,7 @@ def dread_infernal(g, owner, me, target):
 
 
 @aura("EX1_185")
-def siegebreaker(g, owner, me):
+def siegebreaker(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if m is not me and _is_demon(m):
             m.aura_atk += 1
@@ -514,7 +514,7 @@ def blessing_of_might(g, owner, card, target):
 
 # ---------------------------------------------------------------- Hunter
 @aura("DS1_175")
-def timber_wolf(g, owner, me):
+def timber_wolf(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if m is not me and _is_beast(m):
             m.aura_atk += 1
@@ -527,7 +527,7 @@ def scavenging_hyena(g, owner, me, dead, position):
 
 
 @aura("DS1_178")
-def tundra_rhino(g, owner, me):
+def tundra_rhino(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if _is_beast(m):
             m.aura_charge = True
@@ -549,7 +549,7 @@ define("NEW1_032", "NEW1_034")  # Misha (Taunt), Huffer (Charge)
 
 
 @aura("NEW1_033")
-def leokk(g, owner, me):
+def leokk(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if m is not me:
             m.aura_atk += 1

@@ -1,6 +1,8 @@
 """One card of each kind of hook, as the pattern for every other card module."""
 from ..cardspec import (CHARACTER, MINION, aura, combo, cost, deathrattle, define, enrage,
                         secret, spell, trigger)
+from ..entities import Minion
+from ..state import GameState
 
 define("CS2_120", "CS2_172", "CS1_042")  # River Crocolisk, Bloodfen Raptor, Goldshire Footman
 
@@ -29,14 +31,14 @@ def knife_juggler(g, owner, me, summoned):
 
 
 @aura("CS2_122")
-def raid_leader(g, owner, me):
+def raid_leader(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if m is not me:
             m.aura_atk += 1
 
 
 @enrage("EX1_393")
-def amani_berserker(g, owner, me):
+def amani_berserker(g: GameState, owner: int, me: Minion) -> None:
     me.aura_atk += 3
 
 

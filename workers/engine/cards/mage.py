@@ -2,7 +2,7 @@
 cards share)."""
 from ..cardspec import (CHARACTER, MINION, battlecry, cost, cost_aura, define, random_pool,
                         requires, secret, spell, trigger)
-from ..entities import Minion
+from ..entities import Card, Minion
 from ..state import GameState
 from .pool_mid import _COPIED
 
@@ -199,7 +199,7 @@ def kirin_tor_mage(g, owner, me, target):
 
 
 @cost_aura("EX1_608")  # Sorcerer's Apprentice
-def sorcerers_apprentice(g, owner, me, player, card):
+def sorcerers_apprentice(g: GameState, owner: int, me: Minion, player: int, card: Card) -> int:
     return -1 if player == owner and card.cdef.type == "SPELL" else 0
 
 

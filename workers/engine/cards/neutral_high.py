@@ -4,6 +4,7 @@ from dataclasses import replace
 from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, HERO, MINION, aura, battlecry,
                         combo, cost, cost_aura, deathrattle, define, random_pool, requires,
                         spell, trigger, weapon)
+from ..entities import Card, Minion
 from .hero_powers_upgraded import UPGRADED_POWERS
 from ..state import MAX_BOARD, GameState
 
@@ -38,7 +39,7 @@ def abomination(g, owner, me, position):
 
 
 @cost_aura("CS2_227")  # Venture Co. Mercenary
-def venture_co_mercenary(g, owner, me, player, card):
+def venture_co_mercenary(g: GameState, owner: int, me: Minion, player: int, card: Card) -> int:
     return 3 if player == owner and card.cdef.type == "MINION" else 0
 
 
@@ -87,7 +88,7 @@ def priestess_of_elune(g, owner, me, target):
 
 
 @aura("CS2_222")  # Stormwind Champion
-def stormwind_champion(g, owner, me):
+def stormwind_champion(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if m is not me:
             m.aura_atk += 1

@@ -1,7 +1,8 @@
 """Cheap Basic and Classic neutral minions (costs 0-2)."""
 from ..cardspec import (CHARACTER, FRIENDLY_MINION, MINION, aura, battlecry, cost_aura,
                         deathrattle, define, enrage, trigger)
-from ..state import MAX_HAND
+from ..entities import Card, Minion
+from ..state import MAX_HAND, GameState
 
 # Keywords (or nothing) only: Wisp, Stonetusk Boar, Worgen Infiltrator, Murloc Raider,
 # Kobold Geomancer, Faerie Dragon, and the Murloc Scout token.
@@ -9,7 +10,7 @@ define("CS2_231", "CS2_171", "EX1_010", "CS2_168", "CS2_142", "NEW1_023", "EX1_5
 
 
 @enrage("EX1_009")
-def angry_chicken(g, owner, me):
+def angry_chicken(g: GameState, owner: int, me: Minion) -> None:
     me.aura_atk += 5
 
 
@@ -72,14 +73,14 @@ def master_swordsmith(g, owner, me, player):
 
 
 @aura("CS2_146")
-def southsea_deckhand(g, owner, me):
+def southsea_deckhand(g: GameState, owner: int, me: Minion) -> None:
     if g.players[owner].weapon is not None:
         me.aura_charge = True
         me.sick = False  # SabberStone: losing the Charge later does not make it exhausted again
 
 
 @cost_aura("EX1_076")
-def pint_sized_summoner(g, owner, me, player, card):
+def pint_sized_summoner(g: GameState, owner: int, me: Minion, player: int, card: Card) -> int:
     # minions_played counts minions played from hand this turn (summons don't count).
     if player == owner and card.cdef.is_minion and g.players[owner].minions_played == 0:
         return -1
@@ -139,7 +140,7 @@ def youthful_brewmaster(g, owner, me, target):
 
 
 @aura("EX1_162")
-def dire_wolf_alpha(g, owner, me):
+def dire_wolf_alpha(g: GameState, owner: int, me: Minion) -> None:
     for m in g.adjacent(me):
         m.aura_atk += 1
 

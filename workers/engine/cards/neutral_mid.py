@@ -1,13 +1,15 @@
 """Neutral Basic/Classic minions of cost 3-4."""
 from ..cardspec import (CHARACTER, FRIENDLY_MINION, MINION, aura, battlecry, define, enrage, spell,
                         trigger)
+from ..entities import Minion
+from ..state import GameState
 
 # Keyword-only cards (Taunt, Divine Shield, Windfury, Spell Damage come from the data) and tokens.
 define("CS2_127", "EX1_020", "EX1_582", "EX1_021", "CS2_125", "EX1_023", "EX1_396", "CS2_179")
 define("EX1_598", "CS2_boar")  # Imp, Boar
 
 
-def _is(m, race: str) -> bool:
+def _is(m: Minion, race: str) -> bool:
     return m.race == race or m.race == "ALL"
 
 
@@ -18,7 +20,7 @@ def ironforge_rifleman(g, owner, me, target):
 
 
 @aura("NEW1_027")
-def southsea_captain(g, owner, me):
+def southsea_captain(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if m is not me and _is(m, "PIRATE"):
             m.aura_atk += 1
@@ -37,13 +39,13 @@ def bananas(g, owner, card, target):
 
 
 @enrage("EX1_412")
-def raging_worgen(g, owner, me):
+def raging_worgen(g: GameState, owner: int, me: Minion) -> None:
     me.aura_atk += 1
     me.aura_windfury = True
 
 
 @aura("EX1_507")
-def murloc_warleader(g, owner, me):
+def murloc_warleader(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if m is not me and _is(m, "MURLOC"):
             m.aura_atk += 2
@@ -153,7 +155,7 @@ def coldlight_oracle(g, owner, me, target):
 
 
 @aura("EX1_062")  # Old Murk-Eye (Charge from the data)
-def old_murk_eye(g, owner, me):
+def old_murk_eye(g: GameState, owner: int, me: Minion) -> None:
     # By its text, every other Murloc on the battlefield; SabberStone counts its own side only.
     me.aura_atk += sum(1 for m in g.minions(owner) + g.minions(1 - owner)
                        if m is not me and _is(m, "MURLOC"))

@@ -1,7 +1,8 @@
 """Low-cost neutral minions of the deck-search pool (1 to 3 mana)."""
 from ..cardspec import (CHARACTER, MINION, aura, battlecry, cost_aura, deathrattle, define,
                         enrage, random_pool, trigger)
-from ..entities import Card
+from ..entities import Card, Minion
+from ..state import GameState
 
 # Keywords only (Taunt, Divine Shield, Windfury, Charge, Can't attack, Poisonous, Stealth, none).
 define("EX1_405", "EX1_008", "CS2_169", "CS2_173", "EX1_045", "CS2_121", "EX1_170", "CS2_124",
@@ -10,7 +11,7 @@ define("EX1_tk28", "EX1_tk29", "skele21")  # Squirrel, Devilsaur, Damaged Golem
 
 
 @aura("EX1_508")  # Grimscale Oracle
-def grimscale_oracle(g, owner, me):
+def grimscale_oracle(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if m is not me and m.race in ("MURLOC", "ALL"):
             m.aura_atk += 1
@@ -65,7 +66,7 @@ def crazed_alchemist(g, owner, me, target):
 
 
 @cost_aura("EX1_616")  # Mana Wraith
-def mana_wraith(g, owner, me, player, card):
+def mana_wraith(g: GameState, owner: int, me: Minion, player: int, card: Card) -> int:
     return 1 if card.cdef.type == "MINION" else 0
 
 
@@ -109,7 +110,7 @@ def acolyte_of_pain(g, owner, me, character, amount, source):
 
 
 @enrage("EX1_390")  # Tauren Warrior
-def tauren_warrior(g, owner, me):
+def tauren_warrior(g: GameState, owner: int, me: Minion) -> None:
     me.aura_atk += 3
 
 

@@ -1,6 +1,7 @@
 """Mid-cost neutral and class minions of the deck-search pool (4 and 5 mana)."""
 from ..cardspec import FRIENDLY_MINION, MINION, battlecry, cost, define, enrage, trigger
-from ..entities import MINION_FIELDS
+from ..entities import MINION_FIELDS, Minion
+from ..state import GameState
 
 # Keywords only (Taunt/Charge/Stealth/Spell Damage come from the data) or vanilla; tokens.
 define("CS2_131", "CS2_182", "CS2_119", "CS2_197", "EX1_028")
@@ -94,7 +95,7 @@ def harrison_jones(g, owner, me, target):
 
 
 @enrage("CS2_221")
-def spiteful_smith(g, owner, me):
+def spiteful_smith(g: GameState, owner: int, me: Minion) -> None:
     w = g.players[owner].weapon
     if w is not None:
         w.aura_atk += 2

@@ -164,17 +164,17 @@ def lightwell(g, owner, me, player):
 
 
 @aura("EX1_335")  # Lightspawn: its Attack is set to its Health (after the auras before it)
-def lightspawn(g, owner, me):
+def lightspawn(g: GameState, owner: int, me: Minion) -> None:
     me.aura_atk += me.health - (me.base_atk + me.atk_bonus + me.turn_atk + me.aura_atk)
 
 
 @aura("EX1_591")  # Auchenai Soulpriest (see GameState.heal)
-def auchenai_soulpriest(g, owner, me):
+def auchenai_soulpriest(g: GameState, owner: int, me: Minion) -> None:
     g.mark(owner, "heal_to_damage")
 
 
 @aura("EX1_350")  # Prophet Velen (see GameState.spell_damage and spell_heal)
-def prophet_velen(g, owner, me):
+def prophet_velen(g: GameState, owner: int, me: Minion) -> None:
     g.mark(owner, "spell_double")
 
 

@@ -2,7 +2,8 @@
 data (GameState.play_card owes it, start_turn locks it); Totemic Call is in basic_game."""
 from ..cardspec import (CHARACTER, ENEMY_CHARACTER, FRIENDLY_CHARACTER, FRIENDLY_MINION, MINION,
                         aura, battlecry, define, requires, spell, trigger)
-from ..entities import Card
+from ..entities import Card, Minion
+from ..state import GameState
 from .druid import free_slots
 
 define("EX1_243")  # Dust Devil: Windfury, Overload (2)
@@ -62,7 +63,7 @@ def hex_(g, owner, card, target):
 
 
 @aura("EX1_565")  # Flametongue Totem
-def flametongue_totem(g, owner, me):
+def flametongue_totem(g: GameState, owner: int, me: Minion) -> None:
     for m in g.adjacent(me):
         m.aura_atk += 2
 

@@ -2,6 +2,7 @@
 from ..cardspec import (CHARACTER, ENEMY_MINION, FRIENDLY_MINION, MINION, aura, battlecry, define,
                         enrage, requires, spell, trigger)
 from ..entities import Minion
+from ..state import GameState
 from .mage import enemy_minions
 
 define("HERO_01")  # Garrosh Hellscream: 30 Health, no text
@@ -131,7 +132,7 @@ def cruel_taskmaster(g, owner, me, target):
 
 
 @aura("EX1_084")  # Warsong Commander, as of late 2019 (SabberStone): Charge minions +1 Attack
-def warsong_commander(g, owner, me):
+def warsong_commander(g: GameState, owner: int, me: Minion) -> None:
     for m in g.players[owner].board:
         if m.charge or m.aura_charge:
             m.aura_atk += 1
@@ -149,5 +150,5 @@ def arathi_weaponsmith(g, owner, me, target):
 
 
 @enrage("EX1_414")  # Grommash Hellscream (Charge from the data)
-def grommash_hellscream(g, owner, me):
+def grommash_hellscream(g: GameState, owner: int, me: Minion) -> None:
     me.aura_atk += 6
