@@ -1,7 +1,7 @@
 """One card of each kind of hook, as the pattern for every other card module."""
 from ..cardspec import (CHARACTER, MINION, aura, combo, cost, deathrattle, define, enrage,
                         secret, spell, trigger)
-from ..entities import Minion
+from ..entities import Card, Minion
 from ..state import GameState
 
 define("CS2_120", "CS2_172", "CS1_042")  # River Crocolisk, Bloodfen Raptor, Goldshire Footman
@@ -43,7 +43,7 @@ def amani_berserker(g: GameState, owner: int, me: Minion) -> None:
 
 
 @cost("EX1_586")
-def sea_giant(g, owner, card):
+def sea_giant(g: GameState, owner: int, card: Card) -> int:
     others = len(g.players[0].board) + len(g.players[1].board)
     return card.cdef.cost - others
 

@@ -299,7 +299,7 @@ define("Mekka4t")  # Chicken, 1/1
 
 
 @cost("EX1_620")  # Molten Giant
-def molten_giant(g, owner, card):
+def molten_giant(g: GameState, owner: int, card: Card) -> int:
     return card.cdef.cost - g.players[owner].hero.damage
 
 

@@ -1,5 +1,7 @@
 """Neutral minions of 5+ mana from the deck-search pool, with their tokens and Ysera's Dream cards."""
 from ..cardspec import CHARACTER, MINION, battlecry, cost, deathrattle, define, spell, trigger
+from ..entities import Card
+from ..state import GameState
 from .class_cards import minions_by_race
 
 # Keywords only (or no text): Windfury Harpy, Archmage, Boulderfist Ogre, War Golem, Core Hound,
@@ -83,7 +85,7 @@ def deathwing(g, owner, me, target):
 
 
 @cost("EX1_105")  # Mountain Giant
-def mountain_giant(g, owner, card):
+def mountain_giant(g: GameState, owner: int, card: Card) -> int:
     others = sum(1 for c in g.players[owner].hand if c is not card)
     return card.cdef.cost - others
 

@@ -1,6 +1,6 @@
 """Mid-cost neutral and class minions of the deck-search pool (4 and 5 mana)."""
 from ..cardspec import FRIENDLY_MINION, MINION, battlecry, cost, define, enrage, trigger
-from ..entities import MINION_FIELDS, Minion
+from ..entities import Card, MINION_FIELDS, Minion
 from ..state import GameState
 
 # Keywords only (Taunt/Charge/Stealth/Spell Damage come from the data) or vanilla; tokens.
@@ -9,7 +9,7 @@ define("NEW1_026t", "EX1_025t", "CS2_152")  # Violet Apprentice, Mechanical Drag
 
 
 @cost("NEW1_022")
-def dread_corsair(g, owner, card):
+def dread_corsair(g: GameState, owner: int, card: Card) -> int:
     w = g.players[owner].weapon
     return card.cdef.cost - (w.atk + w.aura_atk if w is not None else 0)
 
