@@ -732,8 +732,10 @@ class GameState:
         if p.enchants or self.players[1 - pi].enchants:  # Blessing of Wisdom
             self._enchant_attack(attacker)
         if self.done or not self.alive(attacker) or not self.alive(defender):
+            # (Each type on its own: on the Hero | Minion union the compiled code would look the
+            # field up by name, here and below.)
             if isinstance(attacker, Hero):
-                attacker.attacks += 1  # (each type on its own: the compiled code then adds in place)
+                attacker.attacks += 1
             elif attacker in p.board:
                 attacker.attacks += 1
             if attacker.immune and p.enchants:  # Gladiator's Longbow: only while attacking
