@@ -2,6 +2,7 @@
 import pytest
 
 from workers.engine.actions import ATTACK, Action
+from workers.engine.entities import Card
 from workers.errors import IllegalActionError
 from .scenario import FILLER, attack, covers, end_turn, hero_power, library, make_game, minion, play
 from workers.engine.game import HEROES, new_game
@@ -133,6 +134,32 @@ def test_copy_is_independent_and_hash_tracks_changes():
     attack(c, minion(c, 0, FILLER), minion(c, 1, FILLER))
     assert minion(g, 0, FILLER).damage == 0
     assert c.state_hash() != g.state_hash()
+
+
+@pytest.mark.parametrize("field", ["sick", "frozen", "taunt", "divine_shield", "stealth", "silenced",
+                                   "windfury", "poisonous", "damage", "attacks", "spell_damage",
+                                   "counter", "destroy_at_start_of", "order", "aura_atk"])
+def test_hash_tells_each_minion_field_apart(field):
+    g = make_game(board=[FILLER, FILLER], enemy_board=[FILLER])
+    c = g.copy()
+    m = c.players[0].board[1]
+    value = getattr(m, field)
+    setattr(m, field, (not value) if isinstance(value, bool) else value + 1)
+    assert c.state_hash() != g.state_hash()
+
+
+def test_hash_takes_the_hand_in_creation_order():
+    g = make_game(hand=["CS2_120", "CS2_172", "CS1_042"])
+    c = g.copy()
+    hand = c.players[0].hand = list(reversed(c.players[0].hand))  # (copies share their cards)
+    assert c.state_hash() == g.state_hash()  # the same cards made in the same order
+    a, b = hand[0], hand[1]
+    hand[0], hand[1] = Card(b.uid, a.cdef), Card(a.uid, b.cdef)  # made in the other order
+    assert c.state_hash() != g.state_hash()
+    cheaper = g.copy()
+    first = cheaper.players[0].hand[0]
+    cheaper.players[0].hand[0] = Card(first.uid, first.cdef, cost_mod=-2)  # a cheaper copy
+    assert cheaper.state_hash() not in (g.state_hash(), c.state_hash())
 
 
 def test_deathrattles_resolve_in_play_order():

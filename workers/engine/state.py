@@ -15,6 +15,8 @@ from functools import partial
 from operator import attrgetter, itemgetter
 from typing import Any, Callable, Final
 
+from mypy_extensions import i64
+
 from .actions import (ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, PLAY_OPTION_1,
                       PLAY_OPTION_2, Action)
 from .cardspec import HEARD_EVENTS, CardDef, TargetSpec
@@ -46,11 +48,16 @@ _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position)
 # Final, as the constants above: the compiled code keeps them in C statics, not looked up by name.
 _first: Final = itemgetter(0)
 _order: Final = attrgetter("order")
-_uid: Final = attrgetter("uid")
 _END: Final = END
 _NO_LISTENERS: Final[list[tuple[int, Any, tuple]]] = []  # shared: callers only read it
 _NO_MODIFIERS: Final[list[Minion]] = []  # shared: callers only read it
 _NOTHING_HEARD: Final[frozenset[str]] = frozenset()
+# state_hash's mixing: 62 bits kept, so the compiled code (64-bit integers, wrapping) and plain
+# Python (exact integers, then masked) compute the same value.
+_HASH_MASK: Final = (1 << 62) - 1
+_HASH_MULTIPLIER: Final = 0x2545F4914F6CDD1D  # odd: the product is one-to-one in the bits kept
+_NO_WINNER: Final = 2  # the winner, None while the game goes on (-1: a draw, 0 or 1)
+_EMPTY_TUPLE_HASH: Final = hash(())
 # Told (g, method name, its arguments) as play_card, summon, equip, transform, use_hero_power or
 # start_turn begins: how the card tests check that a card entered play (tests/engine/scenario.py),
 # since the compiled engine's methods cannot be wrapped. Empty in play (a Final list: the
@@ -65,6 +72,13 @@ def set_entry_watcher(watch: Callable[[GameState, str, tuple], None] | None):
     if watch is not None:
         _entry_watcher.append(watch)
     return previous
+
+
+def _mix(h: i64, v: i64) -> i64:
+    """`v` mixed into the hash `h` (state_hash): multiplied in after an exclusive or, the high
+    bits folded back down."""
+    h = ((h ^ v) * _HASH_MULTIPLIER) & _HASH_MASK
+    return h ^ (h >> 29)
 
 
 class GameState:
@@ -115,35 +129,54 @@ class GameState:
         """Hash of the state as SabberStone's planner tells states apart (`Game.Hash` without
         entity ids): the hand in creation order of its cards, so playing one or the other of
         two identical cards can leave different hands, and each minion's order of play, so
-        the same minions played in another order make another state. One flat tuple, the same
-        fields for each player (every state the beam search reaches is hashed)."""
-        parts = [self.current, self.done, self.winner, self.marks]
+        the same minions played in another order make another state. Every state the beam
+        search reaches is hashed, so the fields are mixed one by one into a 62-bit value
+        (`_mix`: native integers when compiled, nothing boxed or built), each sequence after
+        its length, a card by the hash of its id."""
+        h = _mix(_mix(_mix(0, self.current), 1 if self.done else 0),
+                 _NO_WINNER if self.winner is None else self.winner)
+        h = _mix(h, hash(self.marks))
         for p in self.players:
-            h = p.hero
+            hero = p.hero
+            h = _mix(_mix(_mix(_mix(h, hero.health), hero.armor), hero.turn_atk), hero.attacks)
+            h = _mix(_mix(_mix(h, 1 if hero.frozen else 0), hero.power_uses), p.mana)
+            h = _mix(_mix(_mix(h, p.max_mana), p.cards_played), p.minions_played)
+            h = _mix(_mix(_mix(h, p.spell_discount), p.fatigue), p.free_spells_turns)
+            h = _mix(_mix(_mix(h, len(p.deck)), hash(p.pending_cards)), hash(p.died_this_turn))
+            h = _mix(h, hash(self._enchant_keys(p)) if p.enchants else _EMPTY_TUPLE_HASH)
+            h = _mix(_mix(h, p.overload_owed), p.overload_locked)
             w = p.weapon
+            if w is None:
+                h = _mix(h, 0)
+            else:
+                h = _mix(_mix(_mix(_mix(h, 1), hash(w.cdef.id)), w.atk), w.durability)
+            # The hand in creation order: each card mixed with its place in uid order, summed
+            # (no sorted copy).
             hand = p.hand
-            if len(hand) > 1:
-                hand = sorted(hand, key=_uid)
-            parts += (
-                h.health, h.armor, h.turn_atk, h.attacks, h.frozen, h.power_uses, p.mana,
-                p.max_mana, p.cards_played, p.minions_played, p.spell_discount, p.fatigue,
-                p.free_spells_turns, len(p.deck), p.pending_cards, p.died_this_turn,
-                self._enchant_keys(p) if p.enchants else (),
-                (w.cdef.id, w.atk, w.durability) if w else None,
-                tuple([c.key for c in hand]),
-                tuple([c.cdef.id for c in p.secrets]) if p.secrets else (),
+            cards: i64 = 0
+            for c in hand:
+                place = 0
+                for other in hand:
+                    if other.uid < c.uid:
+                        place += 1
+                cards += _mix(_mix(_mix(0, place), hash(c.cdef.id)), c.cost_mod)
+            h = _mix(_mix(h, len(hand)), cards & _HASH_MASK)
+            h = _mix(h, len(p.secrets))
+            for c in p.secrets:
+                h = _mix(h, hash(c.cdef.id))
+            h = _mix(h, len(p.board))
+            for m in p.board:
                 # Attack, maximum health and damage written out (Minion.atk and the health
                 # properties): (max health, damage) tells states apart as (health, max health).
-                tuple([(m.cdef.id, m.order,
-                        a if (a := m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk) > 0 else 0,
-                        m.base_health + m.health_bonus + m.aura_health, m.damage, m.attacks, m.sick,
-                        m.frozen, m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
-                        m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
-                       for m in p.board]),
-            )
-            if p.overload_owed or p.overload_locked:  # only then: other states hash as before
-                parts.append((p.overload_owed, p.overload_locked))
-        return hash(tuple(parts))
+                a = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
+                h = _mix(_mix(_mix(h, hash(m.cdef.id)), m.order), a if a > 0 else 0)
+                h = _mix(_mix(_mix(h, m.base_health + m.health_bonus + m.aura_health), m.damage),
+                         m.attacks)
+                flags = (m.sick | m.frozen << 1 | m.taunt << 2 | m.divine_shield << 3
+                         | m.stealth << 4 | m.silenced << 5 | m.windfury << 6 | m.poisonous << 7)
+                h = _mix(_mix(_mix(h, flags), m.spell_damage), m.counter)
+                h = _mix(h, m.destroy_at_start_of)
+        return h
 
     # ------------------------------------------------------------------ randomness
     def rand(self, n: int) -> int:
