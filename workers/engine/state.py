@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 from operator import attrgetter, itemgetter
+from types import FunctionType
 from typing import Any, Callable, Final
 
 from mypy_extensions import i64
@@ -48,6 +49,7 @@ _as_action = partial(tuple.__new__, Action)  # a (kind, index, target, position)
 # Final, as the constants above: the compiled code keeps them in C statics, not looked up by name.
 _first: Final = itemgetter(0)
 _order: Final = attrgetter("order")
+_uid: Final = attrgetter("uid")
 _END: Final = END
 _NO_LISTENERS: Final[list[tuple[int, Any, tuple]]] = []  # shared: callers only read it
 _NO_MODIFIERS: Final[list[Minion]] = []  # shared: callers only read it
@@ -79,6 +81,10 @@ def _mix(h: i64, v: i64) -> i64:
     bits folded back down."""
     h = ((h ^ v) * _HASH_MULTIPLIER) & _HASH_MASK
     return h ^ (h >> 29)
+
+
+# Whether this module runs compiled (its functions are then built-in functions, not Python ones).
+COMPILED: Final = not isinstance(_mix, FunctionType)
 
 
 class GameState:
@@ -130,9 +136,18 @@ class GameState:
         entity ids): the hand in creation order of its cards, so playing one or the other of
         two identical cards can leave different hands, and each minion's order of play, so
         the same minions played in another order make another state. Every state the beam
-        search reaches is hashed, so the fields are mixed one by one into a 62-bit value
-        (`_mix`: native integers when compiled, nothing boxed or built), each sequence after
-        its length, a card by the hash of its id."""
+        search reaches is hashed: compiled, the fields are mixed one by one into a 62-bit
+        value (`_mixed_hash`: native integers, nothing boxed or built); in plain Python, where
+        each mix would be a call, the hash of one flat tuple of the same fields
+        (`_hash_key`). The two tell the same states apart (a test checks them field by
+        field); the values differ, as hash values of strings differ between processes."""
+        if COMPILED:
+            return self._mixed_hash()
+        return hash(self._hash_key())
+
+    def _mixed_hash(self) -> int:
+        """state_hash of the compiled engine: each sequence after its length, a card by the
+        hash of its id."""
         h = _mix(_mix(_mix(0, self.current), 1 if self.done else 0),
                  _NO_WINNER if self.winner is None else self.winner)
         h = _mix(h, hash(self.marks))
@@ -177,6 +192,37 @@ class GameState:
                 h = _mix(_mix(_mix(h, flags), m.spell_damage), m.counter)
                 h = _mix(h, m.destroy_at_start_of)
         return h
+
+    def _hash_key(self) -> tuple:
+        """state_hash of the plain Python engine: the fields as one flat tuple (a tuple per
+        hand, zone and board)."""
+        parts = [self.current, self.done, self.winner, self.marks]
+        for p in self.players:
+            h = p.hero
+            w = p.weapon
+            hand = p.hand
+            if len(hand) > 1:
+                hand = sorted(hand, key=_uid)
+            parts += (
+                h.health, h.armor, h.turn_atk, h.attacks, h.frozen, h.power_uses, p.mana,
+                p.max_mana, p.cards_played, p.minions_played, p.spell_discount, p.fatigue,
+                p.free_spells_turns, len(p.deck), p.pending_cards, p.died_this_turn,
+                self._enchant_keys(p) if p.enchants else (),
+                (w.cdef.id, w.atk, w.durability) if w else None,
+                tuple([c.key for c in hand]),
+                tuple([c.cdef.id for c in p.secrets]) if p.secrets else (),
+                # Attack, maximum health and damage written out (Minion.atk and the health
+                # properties): (max health, damage) tells states apart as (health, max health).
+                tuple([(m.cdef.id, m.order,
+                        a if (a := m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk) > 0 else 0,
+                        m.base_health + m.health_bonus + m.aura_health, m.damage, m.attacks, m.sick,
+                        m.frozen, m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
+                        m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
+                       for m in p.board]),
+            )
+            if p.overload_owed or p.overload_locked:  # only then: other states hash as before
+                parts.append((p.overload_owed, p.overload_locked))
+        return tuple(parts)
 
     # ------------------------------------------------------------------ randomness
     def rand(self, n: int) -> int:
