@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from functools import partial
 from operator import attrgetter, itemgetter
-from types import FunctionType
 from typing import Any, Callable, Final
 
 from mypy_extensions import i64
@@ -22,6 +21,7 @@ from .actions import (ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, P
                       PLAY_OPTION_2, Action)
 from .cardspec import HEARD_EVENTS, CardDef, TargetSpec
 from .entities import Card, Hero, Minion, Player, Weapon
+from .native import compiled
 from .rng import GOLDEN, MASK64, advance, below_halves, join, mix_below, split
 from ..errors import IllegalActionError
 
@@ -83,8 +83,7 @@ def _mix(h: i64, v: i64) -> i64:
     return h ^ (h >> 29)
 
 
-# Whether this module runs compiled (its functions are then built-in functions, not Python ones).
-COMPILED: Final = not isinstance(_mix, FunctionType)
+COMPILED: Final = compiled()  # whether this module runs compiled (state_hash's form)
 
 
 class GameState:

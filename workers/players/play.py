@@ -16,6 +16,24 @@ Observer = Callable[[GameState], None]
 MAX_ACTIONS: Final = 200  # a guard against a loop of free actions: no turn needs this many
 
 
+class PausedCollector:
+    """`with PausedCollector(pause):` pauses Python's cyclic garbage collector while the block
+    runs (when `pause` and it was running): for play that makes no reference cycles, where
+    reference counting frees all it allocates and each collection would walk the live game
+    states again. The collector's counts carry on, so it runs as usual afterwards."""
+
+    def __init__(self, pause: bool = True):
+        self.paused = pause and gc.isenabled()
+
+    def __enter__(self) -> None:
+        if self.paused:
+            gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.paused:
+            gc.enable()
+
+
 class Chooser:
     """What a player plugs into the turn loop: `choose(g)`, its next action (a legal move of
     `g`, as a tuple or an Action). A compiled player that is one (RandomPlayer) is asked
@@ -190,19 +208,11 @@ class BeamSearchPlayer:
 
     def take_turn(self, g: GameState) -> None:
         self.line, self.line_played = [], 0  # no plan yet this turn
-        # The cyclic garbage collector is paused while the turn is planned and played: a plan
-        # allocates thousands of copies, which make no reference cycles (reference counting
-        # frees each), and every collection walked the beam's live states again (about a sixth
-        # of a protocol game). Its counts carry on, so it runs as usual after the turn.
-        collecting = gc.isenabled()
-        if collecting:
-            gc.disable()
-        try:
+        # The collector is paused while the turn is planned and played: a plan allocates
+        # thousands of copies (collections walked the beam again: a sixth of a protocol game).
+        with PausedCollector():
             # checked: a plan illegal for real is an engine bug
             play_turn(g, self.next_action, self.counters, self.observer, check=True)
-        finally:
-            if collecting:
-                gc.enable()
 
     def next_action(self, g: GameState) -> Action:
         """The plan's next action. A new plan is made when the plan is played out, or when since

@@ -9,7 +9,6 @@ builds the card library once and keeps it.
 """
 from __future__ import annotations
 
-import gc
 import sys
 import traceback
 from collections import Counter
@@ -26,7 +25,7 @@ from ..engine.game import HEROES, new_game
 from ..engine.rng import derive
 from ..errors import DeckError
 from ..inputs import InputError, load_json
-from ..players.play import RandomPlayer, play_game
+from ..players.play import PausedCollector, RandomPlayer, play_game
 from ..players.scores import cached_score, check_strategy
 from ..players.specs import check_player, make_player
 from ..players.game_counters import GameCounters
@@ -196,51 +195,37 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
     opponents = opponents if opponents is not None else default_opponents()
     deck = [sys.intern(card_id) for card_id in deck]  # as the library's keys (build_library)
     own_cards = frozenset(deck)  # deck_plays' filter, made once
-    # Random games make no reference cycles (reference counting frees all they allocate), so
-    # the cyclic garbage collector is paused while they are played, as during a beam player's
-    # turn (workers/players/play.py); its counts carry on and it runs as usual afterwards.
-    pause_collector = player == "random" and gc.isenabled()
-    if pause_collector:
-        gc.disable()
-    try:
-        return _play_games(deck, game_indices, seed, player, strategy, opponents, stat_overrides,
-                           beam_depth, beam_width, hero_class, hide_deck_order, recorder, own_cards)
-    finally:
-        if pause_collector:
-            gc.enable()
-
-
-def _play_games(deck, game_indices, seed, player, strategy, opponents, stat_overrides, beam_depth,
-                beam_width, hero_class, hide_deck_order, recorder, own_cards) -> list[GameRecord]:
-    records = []
-    for g_index in game_indices:
-        opponent_index = g_index % len(opponents)
-        for attempt in range(ATTEMPTS):
-            seed_now = game_seed(seed, g_index, attempt)
-            if recorder is not None:
-                recorder.start_game(g_index, opponent_index)
-            try:
-                g, tally = play_one_game(deck, opponents[opponent_index], seed_now, player=player,
-                                         strategy=strategy, stat_overrides=stat_overrides,
-                                         beam_depth=beam_depth, beam_width=beam_width,
-                                         hero_class=hero_class, hide_deck_order=hide_deck_order,
-                                         recorder=recorder)
-            except Exception as exc:  # an engine bug: record it so the try can be replayed
-                where = traceback.extract_tb(exc.__traceback__)[-1]
-                records.append(GameRecord(g_index, opponent_index, seed_now, False, 0, 0, 0, 0, 0, 0,
-                                          0, 0, error=f"{type(exc).__name__}: {exc} "
-                                                      f"({Path(where.filename).name}:{where.lineno})"))
-                continue
-            own, enemy = g.players
-            records.append(GameRecord(
-                game_index=g_index, opponent_index=opponent_index, seed=seed_now,
-                won=g.winner == 0, own_health=own.hero.health, enemy_health=enemy.hero.health,
-                turns=own.turns, hand_size_sum=tally.hand_size_sum, minion_damage=tally.minion_damage,
-                cards_drawn=tally.cards_drawn, mana_spent=tally.mana_spent,
-                mana_available=tally.mana_available, hand_size_start_sum=tally.hand_size_start_sum,
-                card_plays=_own_plays(tally.card_plays, own_cards)))
-            break
-    return records
+    # Random games make no reference cycles, as a beam player's turn makes none (PausedCollector).
+    with PausedCollector(player == "random"):
+        records = []
+        for g_index in game_indices:
+            opponent_index = g_index % len(opponents)
+            for attempt in range(ATTEMPTS):
+                seed_now = game_seed(seed, g_index, attempt)
+                if recorder is not None:
+                    recorder.start_game(g_index, opponent_index)
+                try:
+                    g, tally = play_one_game(deck, opponents[opponent_index], seed_now, player=player,
+                                             strategy=strategy, stat_overrides=stat_overrides,
+                                             beam_depth=beam_depth, beam_width=beam_width,
+                                             hero_class=hero_class, hide_deck_order=hide_deck_order,
+                                             recorder=recorder)
+                except Exception as exc:  # an engine bug: record it so the try can be replayed
+                    where = traceback.extract_tb(exc.__traceback__)[-1]
+                    records.append(GameRecord(g_index, opponent_index, seed_now, False, 0, 0, 0, 0, 0, 0,
+                                              0, 0, error=f"{type(exc).__name__}: {exc} "
+                                                          f"({Path(where.filename).name}:{where.lineno})"))
+                    continue
+                own, enemy = g.players
+                records.append(GameRecord(
+                    game_index=g_index, opponent_index=opponent_index, seed=seed_now,
+                    won=g.winner == 0, own_health=own.hero.health, enemy_health=enemy.hero.health,
+                    turns=own.turns, hand_size_sum=tally.hand_size_sum, minion_damage=tally.minion_damage,
+                    cards_drawn=tally.cards_drawn, mana_spent=tally.mana_spent,
+                    mana_available=tally.mana_available, hand_size_start_sum=tally.hand_size_start_sum,
+                    card_plays=_own_plays(tally.card_plays, own_cards)))
+                break
+        return records
 
 
 play_sums = summed(play_games)
