@@ -36,10 +36,10 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     # one fails in a second, not once the search is built; and what is read below cannot be
     # replaced by another driver meanwhile. A failure leaves the folder as it was.
     with rd.locked(run_dir):
+        saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written or built
         space = checked_space(cfg)
         search = _stoppable_search(cfg, run_dir, space, OmegaConf.to_yaml(cfg, resolve=True))
         with _noting_stops(search):
-            saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written
             if saved is not None:
                 search.resume(saved)
             else:

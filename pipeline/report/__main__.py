@@ -27,8 +27,10 @@ def main(argv=None) -> None:
         print(f"error: --out {args.out} lies inside a run directory; choose another folder", file=sys.stderr)
         sys.exit(2)
     try:
+        from ..state import checkpoint as ckpt
         from .runs import find_run_dirs
-        find_run_dirs(args.runs)  # path errors before the heavy imports of the report itself
+        for run_dir in find_run_dirs(args.runs):  # path errors and damaged or older
+            ckpt.verified_bytes(run_dir / ckpt.FILENAME)  # checkpoints before the report's heavy imports
         from .build import build_report
         out = build_report(args.runs, args.out, transfer=args.transfer, workers=args.workers,
                            top_decks=args.top_decks)

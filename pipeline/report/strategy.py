@@ -8,12 +8,12 @@ import html
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import h5py
 import numpy as np
 import yaml
 
 from ..search.archives import OBJECTIVE_RANGE, ArchiveSpec
 from ..search.strategy_search import ARCHIVE, BEST_FILE, EVALUATIONS, GROUPS, check_evaluations
+from ..run_errors import CheckpointError
 from ..state import checkpoint as ckpt
 from ..state.config import differences
 from .runs import ReportError
@@ -46,10 +46,9 @@ class StrategyRun:
 def is_strategy_run(run_dir: Path) -> bool:
     """A checkpoint written by the strategy search (its own groups); an unreadable file is left
     to the deck runs' loader, which names the problem."""
-    try:
-        with h5py.File(Path(run_dir) / ckpt.FILENAME, "r") as f:
-            return EVALUATIONS in f
-    except OSError:
+    try:  # verified before HDF5 reads it, as every checkpoint is
+        return EVALUATIONS in ckpt.load(Path(run_dir) / ckpt.FILENAME, required=()).arrays
+    except CheckpointError:
         return False
 
 

@@ -16,11 +16,13 @@ file: they are plain SHA-256, so a consistent edit passes (run folders are priva
 user for that). The file is built in memory and written with plain file I/O, so a full disk is
 an ordinary OSError on our side of the HDF5 library, never a failure inside it.
 
-Version 1 (runs made before the digests) cannot be verified: a flipped byte in it loads as
-changed data. It is refused unless the caller accepts it on purpose (`python -m
-pipeline.state.upgrade`, which reads it once and rewrites it as version 3). Every read is
-bounded: a dataset whose stored shape claims more bytes than the whole file is refused before
-anything is allocated, so damaged metadata cannot make a load hang.
+Only a file whose version-3 header vouches for every byte is handed to HDF5 here: a file of
+an older pipeline (version 1 without digests, version 2 without the header) starts with HDF5's
+signature, nothing vouches for its bytes, and HDF5 can loop or crash on damaged metadata, so
+`load` refuses it from its first bytes and names `python -m pipeline.state.upgrade`, which reads
+it in a child process with a time limit (`legacy.py`) and rewrites it as version 3. Every read
+is bounded: a dataset whose stored shape claims more bytes than the whole file is refused before
+anything is allocated.
 """
 from __future__ import annotations
 
@@ -39,8 +41,7 @@ from ..run_errors import CheckpointError, RunDirError
 
 FORMAT = "dsame-hearthstone-checkpoint"
 VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)  # older runs: 1 without digests (read only when accepted), 2 without the header
-UNVERIFIED_VERSION = 1
+OLDER_VERSIONS = (1, 2)  # 1 without digests, 2 without the header: read only by legacy.py's child
 UPGRADE_COMMAND = "python -m pipeline.state.upgrade"
 HEADER_SIZE = 512  # HDF5's smallest user block
 HEADER = re.compile(rb"%s (\d{1,6}) sha256 [0-9a-f]{64}\n\0*" % FORMAT.encode())
@@ -191,26 +192,41 @@ class Checkpoint:
         self.state, self.arrays, self.blobs, self.version = state, arrays, blobs, version
 
 
-def load(path: Path, required: tuple[str, ...] = DECK_SEARCH_GROUPS, *,
-         accept_unverified: bool = False) -> Checkpoint:
+def load(path: Path, required: tuple[str, ...] = DECK_SEARCH_GROUPS) -> Checkpoint:
     """Read a checkpoint and verify its digests; any problem becomes a CheckpointError naming
     the file and what is wrong (for anything in the file, that it is damaged). The file is only
-    read, and HDF5 reads the bytes that were checked, from memory. A version-1 file (no digests)
-    is refused unless `accept_unverified` (the upgrade command's way in)."""
+    read; HDF5 reads from memory the bytes the header vouched for, and nothing else: an older
+    or damaged file is refused from its first bytes."""
     path = Path(path)
+    return parse(path, verified_bytes(path), (VERSION,), required)
+
+
+def verified_bytes(path: Path) -> bytes:
+    """The file's bytes, once its version-3 header vouches for every one; CheckpointError else
+    (from the first bytes for an older or damaged file), without HDF5."""
+    data = read_file(path)
+    if verified_version(path, data) is None:
+        raise older_or_damaged(path)
+    return data
+
+
+def read_file(path: Path) -> bytes:
     if not path.is_file():
         what = "no checkpoint" if not path.exists() else "not a regular file (so not a checkpoint)"
         raise CheckpointError(f"{what} at {path}")
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise CheckpointError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
-    versions = _versions_allowed(path, data)  # before HDF5 sees a byte
+
+
+def parse(path: Path, data: bytes, versions: tuple[int, ...], required: tuple[str, ...] = ()) -> Checkpoint:
+    """The checkpoint in `data`, read with HDF5 from memory, its digests verified (version 1 has
+    none). HDF5 may loop or crash on damaged bytes: in the driver this only ever reads bytes a
+    version-3 header vouched for; older files are parsed by legacy.py's child process."""
     try:
         with h5py.File(io.BytesIO(data), "r") as f:
             version = _check_header(path, f, versions)
-            if version == UNVERIFIED_VERSION and not accept_unverified:
-                raise unverifiable(path)
             state_json = str(f["state"].attrs["json"])
             datasets = _read_datasets(path, f, verify=version >= 2, limit=len(data))
             attrs = {"format": FORMAT, "version": version, "config": str(f.attrs["config"]),
@@ -244,11 +260,12 @@ def damaged(path: Path, what: str) -> CheckpointError:
     return CheckpointError(f"checkpoint {path} is damaged: {what}; it was left as it is")
 
 
-def _versions_allowed(path: Path, data: bytes) -> tuple[int, ...]:
-    """The versions the HDF5 data may claim: the header's, once it vouches for every byte after
-    it; 1 or 2 for a file of an older pipeline, which has no header (HDF5's signature first)."""
+def verified_version(path: Path, data: bytes) -> int | None:
+    """The version whose header vouches for every byte after it (only VERSION is read), or None
+    for a file that starts with HDF5's signature: one of an older pipeline, or one whose
+    header was lost; nothing vouches for such a file's bytes. Anything else is refused."""
     if data.startswith(HDF5_SIGNATURE):
-        return (1, 2)
+        return None
     match = HEADER.fullmatch(data[:HEADER_SIZE])
     if match is None:
         if not data.startswith(FORMAT.encode()):
@@ -257,17 +274,19 @@ def _versions_allowed(path: Path, data: bytes) -> tuple[int, ...]:
     version = int(match.group(1))
     if data[:HEADER_SIZE] != header(version, data[HEADER_SIZE:]):
         raise damaged(path, "the file fails its checksum (a byte was changed, lost or not written)")
-    if version not in READABLE_VERSIONS:
-        raise CheckpointError(f"{path} is checkpoint version {version}, this pipeline reads versions "
-                              f"{', '.join(map(str, READABLE_VERSIONS))}")
-    return (version,)
+    if version != VERSION:
+        raise CheckpointError(f"{path} is checkpoint version {version}, this pipeline reads version {VERSION} "
+                              f"(and versions {' and '.join(map(str, OLDER_VERSIONS))} once upgraded)")
+    return version
 
 
-def unverifiable(path: Path) -> CheckpointError:
+def older_or_damaged(path: Path) -> CheckpointError:
     return CheckpointError(
-        f"checkpoint {path} is version 1 (written before checkpoints carried checksums), so a damaged byte in it "
-        f"could not be told from data and it is not read; to accept it on purpose, run `{UPGRADE_COMMAND} {path}` "
-        "(reads it once and rewrites it as a verified version-3 file) and then the same command again")
+        f"checkpoint {path} has no verified header: it is an older checkpoint (version 1 or 2, written before "
+        "checkpoints carried a header with checksums), a damaged one or another HDF5 file, and it is not read; "
+        "to accept an older checkpoint on purpose, "
+        f"run `{UPGRADE_COMMAND} {path}` (reads it once in a separate process and rewrites it as a verified "
+        "version-3 file) and then the same command again")
 
 
 def foreign(path: Path, what: str) -> CheckpointError:
