@@ -408,6 +408,7 @@ class Search:
             run_files.write_best_decks(self.run_dir, self.archive, self.space,
                                        int(self.cfg.report.best_decks), self.spec)
             run_files.write_ccdf(self.run_dir, self.archive, self.spec)
+            run_files.write_archive_csv(self.run_dir, self.archive, self.spec, self.space)
             run_files.write_archive_page(self.run_dir, self.archive, self.spec, self.space,
                                          f"{self.cfg.name}: {self.algo.name}, seed {self.cfg.seed}, "
                                          f"{self.evaluations} evaluations")

@@ -1,6 +1,7 @@
 """Every algorithm end to end on the built-in engine and a real LocalCluster (driven in
 process with one shared cluster, to keep the suite fast; test_resume_and_errors.py runs the
 command line itself)."""
+import csv
 import json
 
 import numpy as np
@@ -9,6 +10,7 @@ from distributed import Client, LocalCluster
 
 from pipeline.driver import run
 from pipeline.search.deck_search import SOURCE_SURROGATE
+from workers.protocol.results import TARGET_NAMES
 
 from .helpers import compose, final_state
 
@@ -53,6 +55,16 @@ def _check_outputs(run_dir, budget=60):
     assert best[0]["deck_code"].startswith("AAE")
     ccdf = (run_dir / "ccdf.csv").read_text().splitlines()
     assert len(ccdf) == 62 and ccdf[1].startswith("-30,")
+    with open(run_dir / "archive.csv", newline="") as f:  # the archive without the checkpoint
+        elites = list(csv.DictReader(f))
+    archive = state["archive"]
+    assert [int(e["cell"]) for e in elites] == archive["index"].tolist()
+    assert [int(e["eval_id"]) for e in elites] == archive["eval_id"].tolist()
+    assert [float(e["health_difference"]) for e in elites] == pytest.approx(archive["objective"], rel=1e-5)
+    assert [[float(e["turns"]), float(e["hand_size"])] for e in elites] == pytest.approx(archive["measures"], rel=1e-5)
+    assert [float(e["win_rate"]) for e in elites] == pytest.approx(archive["targets"][:, TARGET_NAMES.index("win_rate")],
+                                                                      rel=1e-5)
+    assert all(sum(int(card.split("x ", 1)[0]) for card in e["deck"].split("; ")) == 30 for e in elites)
     return state
 
 
