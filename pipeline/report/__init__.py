@@ -6,5 +6,6 @@ and unfinished runs alike; modules: `runs` (finding, loading, comparability), `t
 (Table 1), `stats` (ANOVAs, pairwise tests), `figures`, `surrogates` (test MSE, real
 re-evaluation of surrogate elites), `decks`, `page` (index.html), `build` (all of it), and
 `analysis` (the paper's surrogate analyses, also `python -m pipeline.report.analysis`). Imports
-`pipeline.search` and below.
+`pipeline.search` and below. `paper` (`python -m pipeline.report.paper`) sets runs' summaries
+(config.yaml, metrics.jsonl) beside the paper's Table 1, without their checkpoints.
 """

@@ -1,0 +1,188 @@
+"""Our runs beside the paper's Table 1: `python -m pipeline.report.paper RUN_OR_FOLDER... [--out DIR]`.
+
+Reads only each run folder's summary (config.yaml, and metrics.jsonl, whose last line holds the
+final real archive's four numbers), so it works on the summaries kept in results/paper/ without
+their checkpoints. The paper's numbers are data with their citation (paper_table1.json). Writes
+paper_table.md (per algorithm: ours, the paper's, the ratio, and whether ours lies within the
+paper's mean +- 3 SE) and qd_score_vs_paper.png (QD-score over real evaluations per run, the
+paper's final means marked), and prints the table."""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from ..run_errors import PipelineError
+from .runs import LABELS, ReportError
+
+PAPER = json.loads((Path(__file__).with_name("paper_table1.json")).read_text())
+# (metrics.jsonl key, column header, scale): the paper gives win rate and coverage in percent.
+METRICS = (("max_fitness", "Max avg health diff", 1.0), ("max_win_rate", "Max win %", 100.0),
+           ("coverage", "Cells filled %", 100.0), ("qd_score", "QD-score", 1.0))
+PAPER_SPACE = {"objective": "health_difference", "measures": ["turns", "hand_size"], "type": "grid",
+               "dims": [40, 40], "ranges": [[5.0, 15.0], [1.0, 7.0]]}
+PAPER_SCALE = {"budget": 10_000, "games": 200}  # real evaluations, games per evaluation
+WITHIN_SE = 3
+
+
+@dataclass
+class Summary:
+    path: Path
+    algorithm: str
+    seed: int
+    budget: int
+    history: list[dict]  # metrics.jsonl, one record per real batch
+
+    @property
+    def final(self) -> dict:
+        return self.history[-1]
+
+    @property
+    def finished(self) -> bool:
+        return self.final["evaluations"] >= self.budget
+
+
+def find_summaries(paths: list[Path]) -> list[Summary]:
+    """Every folder under `paths` holding config.yaml and metrics.jsonl, as a run summary."""
+    found = []
+    for p in map(Path, paths):
+        if not p.is_dir():
+            raise ReportError(f"{p} is not a directory (give run folders or folders holding them)")
+        folders = sorted({m.parent for m in p.rglob("metrics.jsonl")} | ({p} if (p / "metrics.jsonl").is_file() else set()))
+        if not folders:
+            raise ReportError(f"{p} holds no run summary (config.yaml with metrics.jsonl)")
+        found += [load_summary(folder) for folder in folders]
+    return found
+
+
+def load_summary(folder: Path) -> Summary:
+    try:
+        config = yaml.safe_load((folder / "config.yaml").read_text())
+        algorithm, seed = str(config["algorithm"]["name"]), int(config["seed"])
+        budget, archive = int(config["algorithm"]["budget"]), config["archive"]
+        scale = {"budget": budget, "games": int(config["opponents"]["games"])}
+        history = [json.loads(line) for line in (folder / "metrics.jsonl").read_text().splitlines() if line.strip()]
+    except (OSError, yaml.YAMLError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise ReportError(f"{folder}: not a readable run summary ({exc})") from None
+    space = {key: archive.get(key) for key in PAPER_SPACE}
+    if space != PAPER_SPACE:
+        raise ReportError(f"{folder}: its behaviour space {space} is not the paper's {PAPER_SPACE}")
+    if scale != PAPER_SCALE:
+        raise ReportError(f"{folder}: a run of {scale['budget']:,} evaluations of {scale['games']} games, not the "
+                          f"paper's {PAPER_SCALE['budget']:,} of {PAPER_SCALE['games']}")
+    if not history:
+        raise ReportError(f"{folder}: metrics.jsonl holds no batch yet")
+    return Summary(folder, algorithm, seed, budget, history)
+
+
+def _mean_se(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.nan
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def comparison_rows(summaries: list[Summary]) -> list[dict]:
+    """Per algorithm (the paper's order first): our mean +- SE of each number over its runs,
+    the paper's, the ratio ours / paper and whether ours lies within the paper's mean +- 3 SE."""
+    order = list(PAPER["rows"]) + [a for a in LABELS if a not in PAPER["rows"]]
+    by_algorithm: dict[str, list[Summary]] = {}
+    for s in sorted(summaries, key=lambda s: (order.index(s.algorithm) if s.algorithm in order else len(order),
+                                              s.algorithm, s.seed)):
+        by_algorithm.setdefault(s.algorithm, []).append(s)
+    rows = []
+    for algorithm, runs in by_algorithm.items():
+        paper = PAPER["rows"].get(algorithm)
+        row = {"algorithm": algorithm, "label": LABELS.get(algorithm, algorithm), "trials": len(runs),
+               "evaluations": [r.final["evaluations"] for r in runs], "finished": sum(r.finished for r in runs)}
+        for key, _, scale in METRICS:
+            ours = _mean_se([float(r.final[key]) * scale for r in runs])
+            row[key] = {"ours": ours, "paper": tuple(paper[key]) if paper else None}
+            if paper:
+                mean, se = paper[key]
+                row[key]["ratio"] = ours[0] / mean
+                row[key]["within"] = abs(ours[0] - mean) <= WITHIN_SE * se
+        rows.append(row)
+    return rows
+
+
+def _value(mean: float, se: float) -> str:
+    return f"{mean:.2f}" if math.isnan(se) else f"{mean:.2f} +- {se:.2f}"
+
+
+def table_markdown(rows: list[dict]) -> str:
+    head = ["Algorithm", "", *[h for _, h, _ in METRICS]]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        evals = sorted(set(row["evaluations"]))
+        said = f"ours: {row['trials']} trial{'s' * (row['trials'] > 1)}, {'-'.join(f'{e:,}' for e in evals)} evaluations"
+        lines.append("| " + " | ".join([row["label"], said, *[_value(*row[k]["ours"]) for k, _, _ in METRICS]]) + " |")
+        if row[METRICS[0][0]]["paper"] is None:
+            lines.append("| | paper: not in its Table 1 |" + " |" * len(METRICS))
+            continue
+        lines.append("| | paper: 5 trials, 10,000 evaluations | "
+                     + " | ".join(_value(*row[k]["paper"]) for k, _, _ in METRICS) + " |")
+        lines.append(f"| | ratio ours / paper (outside mean +- {WITHIN_SE} SE: *) | " + " | ".join(
+            f"{row[k]['ratio']:.2f}" + ("" if row[k]["within"] else " *") for k, _, _ in METRICS) + " |")
+    unfinished = sum(r["trials"] - r["finished"] for r in rows)
+    return (f"Our runs beside the paper's Table 1 ({PAPER['citation']} {PAPER['note']})."
+            + (f" {unfinished} of our runs are unfinished: their numbers are as of their last batch." if unfinished else "")
+            + "\n\n" + "\n".join(lines) + "\n")
+
+
+def qd_score_figure(summaries: list[Summary], path: Path) -> None:
+    """QD-score over real evaluations, one line per run, the paper's final means marked."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    colours: dict[str, str] = {}
+    for s in summaries:
+        colour = colours.setdefault(s.algorithm, f"C{len(colours)}")
+        ax.plot([h["evaluations"] for h in s.history], [h["qd_score"] for h in s.history], color=colour,
+                label=f"{LABELS.get(s.algorithm, s.algorithm)}, seed {s.seed}")
+    for algorithm, colour in colours.items():
+        if algorithm in PAPER["rows"]:
+            mean, se = PAPER["rows"][algorithm]["qd_score"]
+            ax.errorbar([10_000], [mean], yerr=[[se]], fmt="*", markersize=12, color=colour, capsize=4,
+                        label=f"{LABELS.get(algorithm, algorithm)}, paper (final mean +- SE)")
+            ax.axhline(mean, color=colour, linestyle=":", linewidth=0.8)
+    ax.set_xlabel("real evaluations")
+    ax.set_ylabel("QD-score")
+    ax.set_xlim(0, 10_500)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    from workers.inputs import ArgumentParser
+    parser = ArgumentParser(prog="python -m pipeline.report.paper", description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", type=Path, help="run folders, or folders holding them (e.g. results/paper)")
+    parser.add_argument("--out", type=Path, default=None, help="where paper_table.md and the figure go "
+                                                                "(default: print the table only)")
+    args = parser.parse_args(argv)
+    try:
+        summaries = find_summaries(args.runs)
+        text = table_markdown(comparison_rows(summaries))
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / "paper_table.md").write_text(text)
+            qd_score_figure(summaries, args.out / "qd_score_vs_paper.png")
+    except PipelineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

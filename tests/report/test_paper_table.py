@@ -1,0 +1,63 @@
+"""Our runs beside the paper's Table 1 from their summaries alone (config.yaml, metrics.jsonl):
+the paper's numbers, the ratio of ours to theirs and the 3-SE flag, per algorithm; runs of
+another scale or space are refused. The configs are the real `experiment=paper` ones; the
+final metrics lines are set here so that the arithmetic can be checked."""
+import json
+import subprocess
+import sys
+
+import pytest
+from omegaconf import OmegaConf
+
+from pipeline.report import paper
+
+from ..pipeline.helpers import ROOT
+
+
+def _summary(folder, algorithm, seed, finals, *overrides):
+    """A run folder's summary: its resolved config, and one metrics line per (evaluations, qd_score)."""
+    from hydra import compose as hydra_compose, initialize_config_dir
+    with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
+        cfg = hydra_compose("config", overrides=["experiment=paper", f"algorithm={algorithm}", f"seed={seed}", *overrides])
+    folder.mkdir(parents=True)
+    (folder / "config.yaml").write_text(OmegaConf.to_yaml(cfg, resolve=True))
+    (folder / "metrics.jsonl").write_text("".join(json.dumps(line) + "\n" for line in finals))
+    return folder
+
+
+def _final(evaluations, qd_score, max_fitness=20.0, max_win_rate=0.97, coverage=0.30):
+    return {"evaluations": evaluations, "qd_score": qd_score, "max_fitness": max_fitness,
+            "max_win_rate": max_win_rate, "coverage": coverage}
+
+
+def test_ours_beside_the_papers_with_the_ratio_and_the_3_se_flag(tmp_path):
+    root = tmp_path / "paper"
+    _summary(root / "dsa_me-seed0", "dsa_me", 0, [_final(100, 20.0), _final(10_000, 330.0, 22.0, 0.984, 0.31)])
+    _summary(root / "dsa_me-seed1", "dsa_me", 1, [_final(10_000, 340.0, 22.4, 0.984, 0.33)])
+    _summary(root / "map_elites-seed0", "map_elites", 0, [_final(5_000, 100.0, 14.0, 0.85, 0.10)])
+    rows = {r["algorithm"]: r for r in paper.comparison_rows(paper.find_summaries([root]))}
+    dsa = rows["dsa_me"]
+    assert dsa["trials"] == 2 and dsa["finished"] == 2
+    assert dsa["qd_score"]["ours"] == pytest.approx((335.0, 5.0))
+    assert dsa["qd_score"]["ratio"] == pytest.approx(335.0 / 338.52) and dsa["qd_score"]["within"]
+    assert dsa["coverage"]["ours"][0] == pytest.approx(32.0) and dsa["coverage"]["within"]  # percent
+    assert dsa["max_fitness"]["ours"][0] == pytest.approx(22.2) and dsa["max_fitness"]["within"]
+    me = rows["map_elites"]
+    assert me["finished"] == 0 and me["qd_score"]["ratio"] == pytest.approx(100 / 136.89) and not me["qd_score"]["within"]
+    done = subprocess.run([sys.executable, "-m", "pipeline.report.paper", str(root), "--out", str(tmp_path / "out")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert list(rows) == ["map_elites", "dsa_me"]  # the paper's order
+    table = (tmp_path / "out" / "paper_table.md").read_text()
+    assert table == done.stdout and "GECCO 2022" in table and "1 of our runs are unfinished" in table
+    assert "| | ratio ours / paper (outside mean +- 3 SE: *) | 0.89 | 0.94 * | 0.70 * | 0.73 * |" in table
+    assert (tmp_path / "out" / "qd_score_vs_paper.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("override, said", [("opponents.games=24", "of 24 games"),
+                                            ("algorithm.budget=500", "a run of 500 evaluations"),
+                                            ("archive.dims=[20,20]", "not the paper's")])
+def test_a_run_of_another_scale_or_space_is_refused(tmp_path, override, said):
+    _summary(tmp_path / "run", "dsa_me", 0, [_final(100, 20.0)], override)
+    with pytest.raises(paper.ReportError, match=said):
+        paper.find_summaries([tmp_path])
