@@ -180,12 +180,9 @@ class GameState:
                 h = _mix(h, hash(c.cdef.id))
             h = _mix(h, len(p.board))
             for m in p.board:
-                # Attack, maximum health and damage written out (Minion.atk and the health
-                # properties): (max health, damage) tells states apart as (health, max health).
-                a = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
-                h = _mix(_mix(_mix(h, hash(m.cdef.id)), m.order), a if a > 0 else 0)
-                h = _mix(_mix(_mix(h, m.base_health + m.health_bonus + m.aura_health), m.damage),
-                         m.attacks)
+                # (max health, damage) tells states apart as (health, max health)
+                h = _mix(_mix(_mix(h, hash(m.cdef.id)), m.order), m.atk)
+                h = _mix(_mix(_mix(h, m.max_health), m.damage), m.attacks)
                 flags = (m.sick | m.frozen << 1 | m.taunt << 2 | m.divine_shield << 3
                          | m.stealth << 4 | m.silenced << 5 | m.windfury << 6 | m.poisonous << 7)
                 h = _mix(_mix(_mix(h, flags), m.spell_damage), m.counter)
@@ -210,11 +207,8 @@ class GameState:
                 (w.cdef.id, w.atk, w.durability) if w else None,
                 tuple([c.key for c in hand]),
                 tuple([c.cdef.id for c in p.secrets]) if p.secrets else (),
-                # Attack, maximum health and damage written out (Minion.atk and the health
-                # properties): (max health, damage) tells states apart as (health, max health).
-                tuple([(m.cdef.id, m.order,
-                        a if (a := m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk) > 0 else 0,
-                        m.base_health + m.health_bonus + m.aura_health, m.damage, m.attacks, m.sick,
+                # (max health, damage) tells states apart as (health, max health)
+                tuple([(m.cdef.id, m.order, m.atk, m.max_health, m.damage, m.attacks, m.sick,
                         m.frozen, m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
                         m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
                        for m in p.board]),
@@ -307,7 +301,7 @@ class GameState:
     def alive(self, entity: Hero | Minion) -> bool:
         if isinstance(entity, Hero):
             return entity.health > 0
-        return not entity.destroyed and entity.health > 0 and entity in self.players[entity.owner].board
+        return not entity.doomed() and entity in self.players[entity.owner].board
 
     def spell_power(self, owner: int) -> int:
         return sum(m.spell_damage for m in self.players[owner].board if not m.silenced)
@@ -396,8 +390,7 @@ class GameState:
     def _minion_targets(board: list[Minion], enemy: bool, by_spell: bool, by_power: bool,
                         out: list[Hero | Minion]) -> None:
         for m in board:
-            # m.health <= 0, without the property call
-            if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+            if m.doomed():
                 continue
             if enemy and m.stealth:
                 continue
@@ -1186,8 +1179,7 @@ class GameState:
                 if not m.listens:  # most minions: no triggers, no lookup
                     continue
                 triggers = m.cdef.triggers
-                if event in triggers and not m.silenced and (event != "death" or (
-                        not m.destroyed and m.health > 0)):
+                if event in triggers and not m.silenced and (event != "death" or not m.doomed()):
                     if listeners is None:
                         listeners = []
                     listeners.append((m.order, m.owner, m, triggers[event]))
@@ -1301,8 +1293,7 @@ class GameState:
                     if sources is None:
                         sources = []
                     sources.append(m)
-                # m.health <= 0, without the property call
-                if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                if m.doomed():
                     if dead is None:
                         dead = []
                     dead.append(m)
@@ -1318,7 +1309,7 @@ class GameState:
             dead = None
             for p in players:
                 for m in p.board:
-                    if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                    if m.doomed():
                         if dead is None:
                             dead = []
                         dead.append(m)
