@@ -159,6 +159,8 @@ class Minion:
         return self.destroyed or self.damage >= self.max_health
 
     def can_attack(self) -> bool:
+        """The attacker rule for a minion of the player to act (GameState._attacks): attacks
+        left this turn (two with Windfury), no summoning sickness (or Charge), and ready."""
         # Cheapest and most often decisive tests first: most minions have attacked or are sick.
         if self.attacks and (self.attacks >= 2 or not (self.windfury or self.aura_windfury)):
             return False

@@ -411,35 +411,7 @@ class GameState:
         if self.done:
             return []
         moves = self.front_moves()
-        pi = self.current
-        p = self.players[pi]
-        # Each attacker (the minions in board order, then the hero) against each defender; the
-        # defenders are found once, at the first attacker (no list of attackers is made).
-        defenders: list[int] | None = None
-        barred: Any = None
-        for m in p.board:
-            if m.can_attack():
-                if defenders is None:
-                    defenders = self._defender_uids(1 - pi)
-                    barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
-                a = m.uid
-                if barred and a in barred:  # this minion may attack minions only
-                    enemy_hero = self.players[1 - pi].hero.uid
-                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
-                    continue
-                for d in defenders:
-                    moves.append((ATTACK, a, d, -1))
-        if self.hero_can_attack(p):
-            if defenders is None:
-                defenders = self._defender_uids(1 - pi)
-                barred = self.marks and self.marked(pi, "no_hero_attack")
-            a = p.hero.uid
-            if barred and a in barred:
-                enemy_hero = self.players[1 - pi].hero.uid
-                moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
-            else:
-                for d in defenders:
-                    moves.append((ATTACK, a, d, -1))
+        self._attacks(moves, -1)
         return moves
 
     def front_moves(self) -> list[tuple]:
@@ -465,84 +437,85 @@ class GameState:
 
     def attack_count(self) -> int:
         """How many attacks end `legal_moves()` (its moves after `front_moves()`)."""
-        pi = self.current
-        p = self.players[pi]
-        found = False  # an attacker, and so the defenders
-        barred: Any = None
-        full = 0  # the defenders of an attacker that may attack the hero
-        minions_only = 0  # and of one that may not
-        n = 0
-        for m in p.board:
-            if m.can_attack():
-                if not found:
-                    found = True
-                    barred = self.marks and self.marked(pi, "no_hero_attack")
-                    full = self._defender_count(1 - pi)
-                    if full < 0:  # taunts: the hero is not among them
-                        full = minions_only = -full
-                    else:
-                        minions_only = full - 1
-                n += minions_only if barred and m.uid in barred else full
-        if self.hero_can_attack(p):
-            if not found:
-                barred = self.marks and self.marked(pi, "no_hero_attack")
-                full = self._defender_count(1 - pi)
-                if full < 0:
-                    full = minions_only = -full
-                else:
-                    minions_only = full - 1
-            n += minions_only if barred and p.hero.uid in barred else full
-        return n
+        return self._attacks(None, -1)
 
     def attack_move(self, k: int) -> tuple:
         """The `k`-th attack of `legal_moves()` (0 <= k < attack_count()), built alone."""
+        moves: list[tuple] = []
+        self._attacks(moves, k)
+        return moves[0]
+
+    # The attack rule, in one place: who may attack (Minion.can_attack, hero_can_attack) and
+    # whom (_defenders, and a Charge mark's minions only). legal_moves, attack_count and
+    # attack_move all walk the attacks through _attacks, so they cannot disagree.
+    def _attacks(self, moves: list[tuple] | None, k: int) -> int:
+        """The attacks of the player to act, in legal_moves' order: each attacker that may
+        attack (the minions in board order, then the hero) against each defender it may attack,
+        in _defenders' order. Appends them all to `moves` (k < 0) or only the `k`-th (k >= 0;
+        then it stops there); without `moves`, only counts them (no tuple, no list). Returns
+        how many it walked."""
         pi = self.current
         p = self.players[pi]
-        defenders = self._defender_uids(1 - pi)
-        barred: Any = self.marks and self.marked(pi, "no_hero_attack")
-        enemy_hero = self.players[1 - pi].hero.uid
-        allowed = [d for d in defenders if d != enemy_hero] if barred else defenders
-        for m in p.board:
-            if m.can_attack():
-                choices = allowed if barred and m.uid in barred else defenders
-                if k < len(choices):
-                    return (ATTACK, m.uid, choices[k], -1)
-                k -= len(choices)
-        a = p.hero.uid
-        choices = allowed if barred and a in barred else defenders
-        return (ATTACK, a, choices[k], -1)
+        board = p.board
+        defenders: list[int] | None = None  # made only when listing
+        found = False  # an attacker, and so the defenders (found once, at the first one)
+        full = 0  # how many defenders
+        hero_open = False  # whether the enemy hero is among them (then the last)
+        barred: Any = None
+        n = 0
+        for i in range(len(board) + 1):
+            if i < len(board):
+                m = board[i]
+                if not m.can_attack():
+                    continue
+                a = m.uid
+            elif self.hero_can_attack(p):
+                a = p.hero.uid
+            else:
+                break
+            if not found:
+                found = True
+                if moves is not None:
+                    defenders = []
+                full, hero_open = self._defenders(1 - pi, defenders)
+                barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
+            # a barred attacker may attack minions only: every defender but the hero, the last
+            count = full - 1 if hero_open and barred and a in barred else full
+            if moves is not None and defenders is not None:
+                if k < 0:
+                    for j in range(count):
+                        moves.append((ATTACK, a, defenders[j], -1))
+                elif k < count:
+                    moves.append((ATTACK, a, defenders[k], -1))
+                    return n + k + 1
+                else:
+                    k -= count
+            n += count
+        return n
 
-    def _defender_count(self, side: int) -> int:
-        """len(self._defender_uids(side)), without the list: negative (minus the number of
-        taunts) when there are taunts, the hero then not among them; otherwise the visible
-        minions and the hero."""
+    def _defenders(self, side: int, out: list[int] | None) -> tuple[int, bool]:
+        """Whom `side`'s enemy may attack: the minions of `side` that are not stealthed and not
+        doomed; only the Taunts among them, if there are any, otherwise those and the hero
+        (last). Returns how many, and whether the hero is among them; with `out`, appends their
+        uids in board order (without, no list is made)."""
+        board = self.players[side].board
         visible = 0
         taunts = 0
-        for m in self.players[side].board:
-            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+        for m in board:
+            if m.stealth or m.doomed():
                 continue
             visible += 1
             if m.taunt:
                 taunts += 1
-        return -taunts if taunts else visible + 1
-
-    def _defender_uids(self, side: int) -> list[int]:
-        """[d.uid for d in self.defenders(side)], without the list of entities."""
-        p = self.players[side]
-        visible: list[int] = []
-        taunts: list[int] | None = None
-        for m in p.board:
-            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
-                continue
-            visible.append(m.uid)
-            if m.taunt:
-                if taunts is None:
-                    taunts = []
-                taunts.append(m.uid)
-        if taunts is not None:
-            return taunts
-        visible.append(p.hero.uid)
-        return visible
+        if out is not None:
+            for m in board:
+                if (m.taunt or not taunts) and not (m.stealth or m.doomed()):
+                    out.append(m.uid)
+            if not taunts:
+                out.append(self.players[side].hero.uid)
+        if taunts:
+            return taunts, False
+        return visible + 1, True
 
     def _card_moves(self, pi: int, p: Player, moves: list) -> None:
         """Append the plays of the cards in hand to `moves`."""
@@ -631,29 +604,13 @@ class GameState:
         return value
 
     def hero_can_attack(self, p: Player) -> bool:
+        """The attacker rule for the hero of `p` (see _attacks): not frozen, some Attack, an
+        attack left this turn (two with a Windfury weapon)."""
         h = p.hero
         if h.frozen or self.hero_atk(p) <= 0:
             return False
         windfury = p.weapon is not None and p.weapon.cdef.kw_windfury
         return h.attacks < (2 if windfury else 1)
-
-    def defenders(self, side: int) -> list[Hero | Minion]:
-        p = self.players[side]
-        visible: list[Hero | Minion] = []
-        taunts: list[Hero | Minion] | None = None
-        for m in p.board:
-            # m.health > 0, without the property call
-            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
-                continue
-            visible.append(m)
-            if m.taunt:
-                if taunts is None:
-                    taunts = []
-                taunts.append(m)
-        if taunts is not None:
-            return taunts
-        visible.append(p.hero)
-        return visible
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: tuple, check: bool = True) -> None:
