@@ -158,6 +158,12 @@ class Minion:
         then it can be neither attacked nor targeted."""
         return self.destroyed or self.damage >= self.max_health
 
+    def counts_in_play(self) -> bool:
+        """Whether what a state keeps of play (GameState.heard and its aura flags) counts this
+        minion: it has triggers, an aura or enrage, or a cost aura. Only such a minion's
+        entering or leaving play makes the state recount."""
+        return self.listens or self.aura_source or self.cost_aura_source
+
     def can_attack(self) -> bool:
         """The attacker rule for a minion of the player to act (GameState._attacks): attacks
         left this turn (two with Windfury), no summoning sickness (or Charge), and ready."""

@@ -334,8 +334,7 @@ class GameState:
     def cost_modifiers(self) -> list[Minion]:
         """The minions whose cost auras act now (callers only read the list: with none, one
         shared empty list, so the common case allocates nothing)."""
-        if self.heard is None:
-            self._recount_in_play()
+        self._count_in_play_if_stale()
         if not self.cost_auras_in_play:
             return _NO_MODIFIERS
         out: list[Minion] | None = None
@@ -910,8 +909,7 @@ class GameState:
         new.sick = not new.charge
         new.frozen = minion.frozen
         board[i] = new
-        if new.listens or new.aura_source or new.cost_aura_source:
-            self.heard = None
+        self._entered_or_left(new)
         return new
 
     def summon(self, owner: int, cdef: CardDef | str, position: int | None = None,
@@ -931,8 +929,7 @@ class GameState:
         if position is None or position > len(board):
             position = len(board)
         board.insert(position, minion)
-        if minion.listens or minion.aura_source or minion.cost_aura_source:
-            self.heard = None  # what is in play: recounted when next asked
+        self._entered_or_left(minion)
         self.refresh_auras()
         if announce:
             self.fire1("summon", minion)
@@ -1125,10 +1122,7 @@ class GameState:
     def _listeners(self, event: str) -> list[tuple[int, Any, tuple]]:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
         A minion about to die still reacts, except to deaths (SabberStone)."""
-        heard = self.heard
-        if heard is None:
-            heard = self._recount_in_play()
-        if event not in heard:
+        if event not in self._count_in_play_if_stale():
             return _NO_LISTENERS  # by far the usual answer, now without a scan
         listeners: list[tuple[int, int, Any, tuple]] | None = None  # mostly none: no list, no sort
         for p in self.players:
@@ -1152,6 +1146,20 @@ class GameState:
         if len(listeners) > 1:
             listeners.sort(key=_first)
         return [(owner, me, hooks) for _, owner, me, hooks in listeners]
+
+    def _count_in_play_if_stale(self) -> frozenset[str]:
+        """`heard`, recounted first (with the aura flags) if an entry or exit made the counts
+        stale: what every reader of the counts asks first."""
+        heard = self.heard
+        if heard is None:
+            heard = self._recount_in_play()
+        return heard
+
+    def _entered_or_left(self, minion: Minion) -> None:
+        """`minion` entered or left play: the counts are stale if they count it (recounted
+        when next asked)."""
+        if minion.counts_in_play():
+            self.heard = None
 
     def _recount_in_play(self) -> frozenset[str]:
         """Count what is in play and keep it until a minion or weapon that has triggers, an
@@ -1189,8 +1197,7 @@ class GameState:
     # ------------------------------------------------------------------ auras and deaths
     def refresh_auras(self) -> None:
         """Recompute every aura and enrage effect from scratch (cheap when there are none)."""
-        if self.heard is None:
-            self._recount_in_play()
+        self._count_in_play_if_stale()
         if not self.auras_in_play and not self.auras_live:
             return  # no source, and every aura field is zero already
         sources = []
@@ -1241,8 +1248,7 @@ class GameState:
         players = self.players
         sources: list[Minion] | None = None  # made only when there is one
         dead: list[Minion] | None = None
-        if self.heard is None:
-            self._recount_in_play()
+        self._count_in_play_if_stale()
         auras = self.auras_in_play
         for p in players:
             for m in p.board:
@@ -1289,8 +1295,7 @@ class GameState:
                 position = board.index(m)
                 positions.append(position)
                 del board[position]
-                if m.listens or m.aura_source or m.cost_aura_source:
-                    self.heard = None  # what it heard or changed may be no more
+                self._entered_or_left(m)
                 self.players[m.owner].died_this_turn += (m.cdef.id,)
             self.refresh_auras()
             # chosen before any runs (the same for each death)
