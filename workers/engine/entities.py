@@ -126,6 +126,8 @@ class Minion:
         new.cost_aura_source = self.cost_aura_source
         return new
 
+    # Attack and Health, written once: the engine, the state hash, the encoders and the scores
+    # read them here (compiled, each is a direct C call, no attribute lookup).
     @property
     def atk(self) -> int:
         value = self.base_atk + self.atk_bonus + self.turn_atk + self.aura_atk
@@ -137,7 +139,7 @@ class Minion:
 
     @property
     def health(self) -> int:
-        return self.base_health + self.health_bonus + self.aura_health - self.damage
+        return self.max_health - self.damage
 
     @property
     def race(self) -> str | None:
@@ -151,15 +153,31 @@ class Minion:
     def has_windfury(self) -> bool:
         return self.windfury or self.aura_windfury
 
+    def doomed(self) -> bool:
+        """Destroyed or out of Health: it leaves the board at the next death check, and until
+        then it can be neither attacked nor targeted."""
+        return self.destroyed or self.damage >= self.max_health
+
+    def counts_in_play(self) -> bool:
+        """Whether what a state keeps of play (GameState.heard and its aura flags) counts this
+        minion: it has triggers, an aura or enrage, or a cost aura. Only such a minion's
+        entering or leaving play makes the state recount."""
+        return self.listens or self.aura_source or self.cost_aura_source
+
     def can_attack(self) -> bool:
+        """The attacker rule for a minion of the player to act (GameState._attacks): attacks
+        left this turn (two with Windfury), no summoning sickness (or Charge), and ready."""
         # Cheapest and most often decisive tests first: most minions have attacked or are sick.
         if self.attacks and (self.attacks >= 2 or not (self.windfury or self.aura_windfury)):
             return False
         if self.sick and not (self.charge or self.aura_charge):
             return False
-        if self.frozen or self.cant_attack:
-            return False
-        return self.base_atk + self.atk_bonus + self.turn_atk + self.aura_atk > 0  # atk > 0
+        return self.ready()
+
+    def ready(self) -> bool:
+        """The part of can_attack a new turn does not change: not frozen, not Can't Attack,
+        some Attack (the state encoders ask it of the side not to act)."""
+        return not (self.frozen or self.cant_attack) and self.atk > 0
 
     def __repr__(self) -> str:
         return f"{self.cdef.name}#{self.uid}({self.atk}/{self.health})"

@@ -25,8 +25,11 @@ DIGEST_FILE = "sources.sha256"
 # The hot path: what playing an action, copying and hashing a state run, the players' loops,
 # MCTS, the state encoders and the Gymnasium action map. These modules keep to what mypyc
 # compiles (typed fields, no generated code). The card scripts are compiled too, as they are
-# (untyped, so every operation in them stays generic; about a quarter of random play was spent
-# interpreting them): a compiled card is the same source. Paths from the repository root.
+# (about a quarter of random play was spent interpreting them): a compiled card is the same
+# source. Most are untyped, so their operations stay generic; the hooks re-applied after every
+# action (auras, enrages, cost auras) and the cost hooks are typed, with the functions they
+# call, so they read the engine's fields directly (tests/engine/test_typed_hooks.py checks it).
+# Paths from the repository root.
 _CARD_SCRIPTS = tuple(sorted(f"workers/engine/cards/{p.name}" for p in (ROOT / "workers/engine/cards").glob("*.py")
                              if p.name != "__init__.py"))
 COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/cardspec.py", "workers/engine/entities.py",

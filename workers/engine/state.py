@@ -19,7 +19,7 @@ from mypy_extensions import i64
 
 from .actions import (ATTACK, END, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY, PLAY_OPTION_1,
                       PLAY_OPTION_2, Action)
-from .cardspec import HEARD_EVENTS, CardDef, TargetSpec
+from .cardspec import HEARD_EVENTS, CardDef, Script, TargetSpec
 from .entities import Card, Hero, Minion, Player, Weapon
 from .native import compiled
 from .rng import GOLDEN, MASK64, advance, below_halves, join, mix_below, split
@@ -180,12 +180,9 @@ class GameState:
                 h = _mix(h, hash(c.cdef.id))
             h = _mix(h, len(p.board))
             for m in p.board:
-                # Attack, maximum health and damage written out (Minion.atk and the health
-                # properties): (max health, damage) tells states apart as (health, max health).
-                a = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
-                h = _mix(_mix(_mix(h, hash(m.cdef.id)), m.order), a if a > 0 else 0)
-                h = _mix(_mix(_mix(h, m.base_health + m.health_bonus + m.aura_health), m.damage),
-                         m.attacks)
+                # (max health, damage) tells states apart as (health, max health)
+                h = _mix(_mix(_mix(h, hash(m.cdef.id)), m.order), m.atk)
+                h = _mix(_mix(_mix(h, m.max_health), m.damage), m.attacks)
                 flags = (m.sick | m.frozen << 1 | m.taunt << 2 | m.divine_shield << 3
                          | m.stealth << 4 | m.silenced << 5 | m.windfury << 6 | m.poisonous << 7)
                 h = _mix(_mix(_mix(h, flags), m.spell_damage), m.counter)
@@ -210,11 +207,8 @@ class GameState:
                 (w.cdef.id, w.atk, w.durability) if w else None,
                 tuple([c.key for c in hand]),
                 tuple([c.cdef.id for c in p.secrets]) if p.secrets else (),
-                # Attack, maximum health and damage written out (Minion.atk and the health
-                # properties): (max health, damage) tells states apart as (health, max health).
-                tuple([(m.cdef.id, m.order,
-                        a if (a := m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk) > 0 else 0,
-                        m.base_health + m.health_bonus + m.aura_health, m.damage, m.attacks, m.sick,
+                # (max health, damage) tells states apart as (health, max health)
+                tuple([(m.cdef.id, m.order, m.atk, m.max_health, m.damage, m.attacks, m.sick,
                         m.frozen, m.taunt, m.divine_shield, m.stealth, m.silenced, m.windfury,
                         m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
                        for m in p.board]),
@@ -307,7 +301,7 @@ class GameState:
     def alive(self, entity: Hero | Minion) -> bool:
         if isinstance(entity, Hero):
             return entity.health > 0
-        return not entity.destroyed and entity.health > 0 and entity in self.players[entity.owner].board
+        return not entity.doomed() and entity in self.players[entity.owner].board
 
     def spell_power(self, owner: int) -> int:
         return sum(m.spell_damage for m in self.players[owner].board if not m.silenced)
@@ -340,8 +334,7 @@ class GameState:
     def cost_modifiers(self) -> list[Minion]:
         """The minions whose cost auras act now (callers only read the list: with none, one
         shared empty list, so the common case allocates nothing)."""
-        if self.heard is None:
-            self._recount_in_play()
+        self._count_in_play_if_stale()
         if not self.cost_auras_in_play:
             return _NO_MODIFIERS
         out: list[Minion] | None = None
@@ -396,8 +389,7 @@ class GameState:
     def _minion_targets(board: list[Minion], enemy: bool, by_spell: bool, by_power: bool,
                         out: list[Hero | Minion]) -> None:
         for m in board:
-            # m.health <= 0, without the property call
-            if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+            if m.doomed():
                 continue
             if enemy and m.stealth:
                 continue
@@ -418,35 +410,7 @@ class GameState:
         if self.done:
             return []
         moves = self.front_moves()
-        pi = self.current
-        p = self.players[pi]
-        # Each attacker (the minions in board order, then the hero) against each defender; the
-        # defenders are found once, at the first attacker (no list of attackers is made).
-        defenders: list[int] | None = None
-        barred: Any = None
-        for m in p.board:
-            if m.can_attack():
-                if defenders is None:
-                    defenders = self._defender_uids(1 - pi)
-                    barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
-                a = m.uid
-                if barred and a in barred:  # this minion may attack minions only
-                    enemy_hero = self.players[1 - pi].hero.uid
-                    moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
-                    continue
-                for d in defenders:
-                    moves.append((ATTACK, a, d, -1))
-        if self.hero_can_attack(p):
-            if defenders is None:
-                defenders = self._defender_uids(1 - pi)
-                barred = self.marks and self.marked(pi, "no_hero_attack")
-            a = p.hero.uid
-            if barred and a in barred:
-                enemy_hero = self.players[1 - pi].hero.uid
-                moves.extend((ATTACK, a, d, -1) for d in defenders if d != enemy_hero)
-            else:
-                for d in defenders:
-                    moves.append((ATTACK, a, d, -1))
+        self._attacks(moves, -1)
         return moves
 
     def front_moves(self) -> list[tuple]:
@@ -472,84 +436,85 @@ class GameState:
 
     def attack_count(self) -> int:
         """How many attacks end `legal_moves()` (its moves after `front_moves()`)."""
-        pi = self.current
-        p = self.players[pi]
-        found = False  # an attacker, and so the defenders
-        barred: Any = None
-        full = 0  # the defenders of an attacker that may attack the hero
-        minions_only = 0  # and of one that may not
-        n = 0
-        for m in p.board:
-            if m.can_attack():
-                if not found:
-                    found = True
-                    barred = self.marks and self.marked(pi, "no_hero_attack")
-                    full = self._defender_count(1 - pi)
-                    if full < 0:  # taunts: the hero is not among them
-                        full = minions_only = -full
-                    else:
-                        minions_only = full - 1
-                n += minions_only if barred and m.uid in barred else full
-        if self.hero_can_attack(p):
-            if not found:
-                barred = self.marks and self.marked(pi, "no_hero_attack")
-                full = self._defender_count(1 - pi)
-                if full < 0:
-                    full = minions_only = -full
-                else:
-                    minions_only = full - 1
-            n += minions_only if barred and p.hero.uid in barred else full
-        return n
+        return self._attacks(None, -1)
 
     def attack_move(self, k: int) -> tuple:
         """The `k`-th attack of `legal_moves()` (0 <= k < attack_count()), built alone."""
+        moves: list[tuple] = []
+        self._attacks(moves, k)
+        return moves[0]
+
+    # The attack rule, in one place: who may attack (Minion.can_attack, hero_can_attack) and
+    # whom (_defenders, and a Charge mark's minions only). legal_moves, attack_count and
+    # attack_move all walk the attacks through _attacks, so they cannot disagree.
+    def _attacks(self, moves: list[tuple] | None, k: int) -> int:
+        """The attacks of the player to act, in legal_moves' order: each attacker that may
+        attack (the minions in board order, then the hero) against each defender it may attack,
+        in _defenders' order. Appends them all to `moves` (k < 0) or only the `k`-th (k >= 0;
+        then it stops there); without `moves`, only counts them (no tuple, no list). Returns
+        how many it walked."""
         pi = self.current
         p = self.players[pi]
-        defenders = self._defender_uids(1 - pi)
-        barred: Any = self.marks and self.marked(pi, "no_hero_attack")
-        enemy_hero = self.players[1 - pi].hero.uid
-        allowed = [d for d in defenders if d != enemy_hero] if barred else defenders
-        for m in p.board:
-            if m.can_attack():
-                choices = allowed if barred and m.uid in barred else defenders
-                if k < len(choices):
-                    return (ATTACK, m.uid, choices[k], -1)
-                k -= len(choices)
-        a = p.hero.uid
-        choices = allowed if barred and a in barred else defenders
-        return (ATTACK, a, choices[k], -1)
+        board = p.board
+        defenders: list[int] | None = None  # made only when listing
+        found = False  # an attacker, and so the defenders (found once, at the first one)
+        full = 0  # how many defenders
+        hero_open = False  # whether the enemy hero is among them (then the last)
+        barred: Any = None
+        n = 0
+        for i in range(len(board) + 1):
+            if i < len(board):
+                m = board[i]
+                if not m.can_attack():
+                    continue
+                a = m.uid
+            elif self.hero_can_attack(p):
+                a = p.hero.uid
+            else:
+                break
+            if not found:
+                found = True
+                if moves is not None:
+                    defenders = []
+                full, hero_open = self._defenders(1 - pi, defenders)
+                barred = self.marks and self.marked(pi, "no_hero_attack")  # Charge (the spell)
+            # a barred attacker may attack minions only: every defender but the hero, the last
+            count = full - 1 if hero_open and barred and a in barred else full
+            if moves is not None and defenders is not None:
+                if k < 0:
+                    for j in range(count):
+                        moves.append((ATTACK, a, defenders[j], -1))
+                elif k < count:
+                    moves.append((ATTACK, a, defenders[k], -1))
+                    return n + k + 1
+                else:
+                    k -= count
+            n += count
+        return n
 
-    def _defender_count(self, side: int) -> int:
-        """len(self._defender_uids(side)), without the list: negative (minus the number of
-        taunts) when there are taunts, the hero then not among them; otherwise the visible
-        minions and the hero."""
+    def _defenders(self, side: int, out: list[int] | None) -> tuple[int, bool]:
+        """Whom `side`'s enemy may attack: the minions of `side` that are not stealthed and not
+        doomed; only the Taunts among them, if there are any, otherwise those and the hero
+        (last). Returns how many, and whether the hero is among them; with `out`, appends their
+        uids in board order (without, no list is made)."""
+        board = self.players[side].board
         visible = 0
         taunts = 0
-        for m in self.players[side].board:
-            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+        for m in board:
+            if m.stealth or m.doomed():
                 continue
             visible += 1
             if m.taunt:
                 taunts += 1
-        return -taunts if taunts else visible + 1
-
-    def _defender_uids(self, side: int) -> list[int]:
-        """[d.uid for d in self.defenders(side)], without the list of entities."""
-        p = self.players[side]
-        visible: list[int] = []
-        taunts: list[int] | None = None
-        for m in p.board:
-            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
-                continue
-            visible.append(m.uid)
-            if m.taunt:
-                if taunts is None:
-                    taunts = []
-                taunts.append(m.uid)
-        if taunts is not None:
-            return taunts
-        visible.append(p.hero.uid)
-        return visible
+        if out is not None:
+            for m in board:
+                if (m.taunt or not taunts) and not (m.stealth or m.doomed()):
+                    out.append(m.uid)
+            if not taunts:
+                out.append(self.players[side].hero.uid)
+        if taunts:
+            return taunts, False
+        return visible + 1, True
 
     def _card_moves(self, pi: int, p: Player, moves: list) -> None:
         """Append the plays of the cards in hand to `moves`."""
@@ -638,29 +603,13 @@ class GameState:
         return value
 
     def hero_can_attack(self, p: Player) -> bool:
+        """The attacker rule for the hero of `p` (see _attacks): not frozen, some Attack, an
+        attack left this turn (two with a Windfury weapon)."""
         h = p.hero
         if h.frozen or self.hero_atk(p) <= 0:
             return False
         windfury = p.weapon is not None and p.weapon.cdef.kw_windfury
         return h.attacks < (2 if windfury else 1)
-
-    def defenders(self, side: int) -> list[Hero | Minion]:
-        p = self.players[side]
-        visible: list[Hero | Minion] = []
-        taunts: list[Hero | Minion] | None = None
-        for m in p.board:
-            # m.health > 0, without the property call
-            if m.stealth or m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
-                continue
-            visible.append(m)
-            if m.taunt:
-                if taunts is None:
-                    taunts = []
-                taunts.append(m)
-        if taunts is not None:
-            return taunts
-        visible.append(p.hero)
-        return visible
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: tuple, check: bool = True) -> None:
@@ -699,6 +648,23 @@ class GameState:
         pi = self.current
         p = self.players[pi]
         card = p.hand[hand_index]
+        combo_active = self._pay_for(pi, p, hand_index)
+        target: Any = self.entity(target_uid) if target_uid != NO_TARGET else None
+        effect = self._effect_of(card.cdef.script, combo_active, option)
+        ctype = card.cdef.type
+        if ctype == "MINION":
+            return self._play_minion(pi, p, card, effect, target, position)
+        if ctype == "SPELL":
+            return self._play_spell(pi, p, card, effect, target)
+        if ctype == "WEAPON":
+            return self._play_weapon(pi, card, effect, target)
+        return True
+
+    def _pay_for(self, pi: int, p: Player, hand_index: int) -> bool:
+        """Take the card at `hand_index` from the hand of `p` (player `pi`) and pay for it: its
+        mana, a card played (Combo), its Overload, Preparation's discount used up by a spell.
+        Whether a Combo is active (a card was played before it this turn)."""
+        card = p.hand[hand_index]
         cdef = card.cdef
         cost = self.cost_of(pi, card)
         del p.hand[hand_index]
@@ -710,80 +676,104 @@ class GameState:
             p.overload_owed += cdef.overload
         if cdef.type == "SPELL":
             p.spell_discount = 0
-        target = self.entity(target_uid) if target_uid != NO_TARGET else None
-        script = cdef.script
-        effect = script.combo if combo_active and script.combo is not None else script.play
-        if option:  # Choose One: the chosen option card's effect, on this card or minion
-            effect = self.library[script.choose_one[option - 1]].script.play  # type: ignore[index]
-        if cdef.type == "MINION":
-            # SabberStone's order: the minion takes its place, "whenever you play a card"
-            # triggers, the battlecry, its deaths, then "after you summon" triggers.
-            p.minions_played += 1
-            if position < 0 or position > len(p.board):
-                position = len(p.board)
-            minion = self.summon(pi, cdef, position, announce=False, uid=card.uid)
-            if self.fire2("play_card", pi, card):
-                self.resolve()  # their deaths come before the battlecry
-                if self.done:
-                    return False
-            if minion is None:
-                return True
-            if effect is not None and (target is None or self.alive(target)):
-                effect(self, pi, minion, target)
-            self.resolve()
-            if self.done:
+        return combo_active
+
+    def _effect_of(self, script: Script, combo_active: bool, option: int) -> Callable | None:
+        """What a played card does: its Combo when active, else its play; for a Choose One
+        option, that option card's play (on this card or minion)."""
+        if option:
+            return self.library[script.choose_one[option - 1]].script.play  # type: ignore[index]
+        return script.combo if combo_active and script.combo is not None else script.play
+
+    def _fire_played(self, pi: int, card: Card) -> bool:
+        """A card was played: "whenever you cast a spell" triggers (a spell's), then "whenever
+        you play a card" triggers (SabberStone's order). Whether any ran."""
+        ran = card.cdef.type == "SPELL" and self.fire2("cast_spell", pi, card)
+        return self.fire2("play_card", pi, card) or ran
+
+    def _resolve_ends_game(self, ran: bool) -> bool:
+        """A step of a play: resolve the deaths of what ran, if anything did (`ran`); whether
+        that ended the game (then the play stops)."""
+        if not ran:
+            return False
+        self.resolve()
+        return self.done
+
+    def _play_minion(self, pi: int, p: Player, card: Card, effect: Callable | None, target: Any,
+                     position: int) -> bool:
+        """play_card for a minion. SabberStone's order: the minion takes its place, "whenever
+        you play a card" triggers and their deaths, the battlecry and its deaths, then the
+        "after you summon" triggers and the enemy's secrets."""
+        p.minions_played += 1
+        if position < 0 or position > len(p.board):
+            position = len(p.board)
+        minion = self.summon(pi, card.cdef, position, announce=False, uid=card.uid)
+        if self._resolve_ends_game(self._fire_played(pi, card)):
+            return False
+        if minion is None:
+            return True
+        if effect is not None and (target is None or self.alive(target)):
+            effect(self, pi, minion, target)
+        if self._resolve_ends_game(True):
+            return False
+        if minion not in p.board:
+            return False
+        return self._fire_minion_played(pi, p, minion)
+
+    def _fire_minion_played(self, pi: int, p: Player, minion: Minion) -> bool:
+        """A played minion that survived its battlecry: the enemy's Mirror Entity, "after you
+        summon" triggers, then the enemy's Snipe and Repentance. Whether any ran (their deaths
+        are still to be resolved)."""
+        ran = False
+        if self.players[1 - pi].secrets:
+            self.fire_secrets("play_minion", minion)  # Mirror Entity
+            ran = True
+        if self.fire1("summon", minion):
+            ran = True
+        if minion in p.board and self.players[1 - pi].secrets:
+            self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
+            ran = True
+        return ran
+
+    def _play_spell(self, pi: int, p: Player, card: Card, effect: Callable | None,
+                    target: Any) -> bool:
+        """play_card for a spell: Counterspell first, then "whenever you cast a spell" and
+        "whenever you play a card" triggers and their deaths, Spellbender, the spell (or the
+        secret put in place) and its deaths, then "after you cast a spell" triggers
+        (SabberStone's order)."""
+        cdef = card.cdef
+        if self.marks and cdef.is_secret:
+            self.unmark(pi, "free_secret")  # Kirin Tor Mage's discount is used up
+        # Counterspell (a secret on "counter") cancels the spell before anything reacts to it:
+        # SabberStone's fast trigger invalidates every other trigger of the play.
+        if self.players[1 - pi].secrets and self.fire_secrets("counter", pi, card):
+            return True
+        if self._resolve_ends_game(self._fire_played(pi, card)):
+            return False
+        if target is not None and self.players[1 - pi].secrets and isinstance(target, Minion):
+            box = [target]  # Spellbender (a secret on "spell_target") may put another there
+            self.fire_secrets("spell_target", pi, card, box)
+            target = box[0]
+        settled = False
+        if cdef.is_secret:
+            p.secrets.append(card)
+            self.fire("secret_played", pi, card)
+        elif effect is not None and (target is None or self.alive(target)):
+            effect(self, pi, card, target)
+            if self._resolve_ends_game(True):
                 return False
-            unsettled = False
-            if minion in p.board:
-                if self.players[1 - pi].secrets:
-                    self.fire_secrets("play_minion", minion)  # Mirror Entity
-                    unsettled = True
-                if self.fire1("summon", minion):
-                    unsettled = True
-                if minion in p.board and self.players[1 - pi].secrets:
-                    self.fire("play_minion", minion)  # after you play a minion (Snipe, Repentance)
-                    unsettled = True
-            return unsettled
-        if cdef.type == "SPELL":
-            if self.marks and cdef.is_secret:
-                self.unmark(pi, "free_secret")  # Kirin Tor Mage's discount is used up
-            # Counterspell (a secret on "counter") cancels the spell before anything reacts to it:
-            # SabberStone's fast trigger invalidates every other trigger of the play.
-            if self.players[1 - pi].secrets and self.fire_secrets("counter", pi, card):
-                return True
-            # "Whenever you cast a spell" before "whenever you play a card", then their deaths,
-            # then the spell (SabberStone's order).
-            ran = self.fire2("cast_spell", pi, card)
-            if self.fire2("play_card", pi, card) or ran:
-                self.resolve()
-                if self.done:
-                    return False
-            if target is not None and self.players[1 - pi].secrets and isinstance(target, Minion):
-                box = [target]  # Spellbender (a secret on "spell_target") may put another there
-                self.fire_secrets("spell_target", pi, card, box)
-                target = box[0]
-            settled = False
-            if cdef.is_secret:
-                p.secrets.append(card)
-                self.fire("secret_played", pi, card)
-            elif effect is not None and (target is None or self.alive(target)):
-                effect(self, pi, card, target)
-                # SabberStone processes the spell's deaths (and their deathrattles) before its
-                # "after you cast a spell" triggers.
-                self.resolve()
-                if self.done:
-                    return False
-                settled = True
-            return self.fire2("after_spell", pi, card) or not settled
-        elif cdef.type == "WEAPON":
-            if self.fire2("play_card", pi, card):
-                self.resolve()
-                if self.done:
-                    return False
-            new_weapon = Weapon(card.uid, cdef)
-            if effect is not None:
-                effect(self, pi, new_weapon, target)
-            self.equip(pi, new_weapon)
+            settled = True
+        return self.fire2("after_spell", pi, card) or not settled
+
+    def _play_weapon(self, pi: int, card: Card, effect: Callable | None, target: Any) -> bool:
+        """play_card for a weapon: "whenever you play a card" triggers and their deaths, its
+        battlecry, then it is equipped."""
+        if self._resolve_ends_game(self._fire_played(pi, card)):
+            return False
+        new_weapon = Weapon(card.uid, card.cdef)
+        if effect is not None:
+            effect(self, pi, new_weapon, target)
+        self.equip(pi, new_weapon)
         return True
 
     def use_hero_power(self, target_uid: int) -> None:
@@ -960,8 +950,7 @@ class GameState:
         new.sick = not new.charge
         new.frozen = minion.frozen
         board[i] = new
-        if new.listens or new.aura_source or new.cost_aura_source:
-            self.heard = None
+        self._entered_or_left(new)
         return new
 
     def summon(self, owner: int, cdef: CardDef | str, position: int | None = None,
@@ -981,8 +970,7 @@ class GameState:
         if position is None or position > len(board):
             position = len(board)
         board.insert(position, minion)
-        if minion.listens or minion.aura_source or minion.cost_aura_source:
-            self.heard = None  # what is in play: recounted when next asked
+        self._entered_or_left(minion)
         self.refresh_auras()
         if announce:
             self.fire1("summon", minion)
@@ -1175,10 +1163,7 @@ class GameState:
     def _listeners(self, event: str) -> list[tuple[int, Any, tuple]]:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
         A minion about to die still reacts, except to deaths (SabberStone)."""
-        heard = self.heard
-        if heard is None:
-            heard = self._recount_in_play()
-        if event not in heard:
+        if event not in self._count_in_play_if_stale():
             return _NO_LISTENERS  # by far the usual answer, now without a scan
         listeners: list[tuple[int, int, Any, tuple]] | None = None  # mostly none: no list, no sort
         for p in self.players:
@@ -1186,8 +1171,7 @@ class GameState:
                 if not m.listens:  # most minions: no triggers, no lookup
                     continue
                 triggers = m.cdef.triggers
-                if event in triggers and not m.silenced and (event != "death" or (
-                        not m.destroyed and m.health > 0)):
+                if event in triggers and not m.silenced and (event != "death" or not m.doomed()):
                     if listeners is None:
                         listeners = []
                     listeners.append((m.order, m.owner, m, triggers[event]))
@@ -1203,6 +1187,20 @@ class GameState:
         if len(listeners) > 1:
             listeners.sort(key=_first)
         return [(owner, me, hooks) for _, owner, me, hooks in listeners]
+
+    def _count_in_play_if_stale(self) -> frozenset[str]:
+        """`heard`, recounted first (with the aura flags) if an entry or exit made the counts
+        stale: what every reader of the counts asks first."""
+        heard = self.heard
+        if heard is None:
+            heard = self._recount_in_play()
+        return heard
+
+    def _entered_or_left(self, minion: Minion) -> None:
+        """`minion` entered or left play: the counts are stale if they count it (recounted
+        when next asked)."""
+        if minion.counts_in_play():
+            self.heard = None
 
     def _recount_in_play(self) -> frozenset[str]:
         """Count what is in play and keep it until a minion or weapon that has triggers, an
@@ -1240,8 +1238,7 @@ class GameState:
     # ------------------------------------------------------------------ auras and deaths
     def refresh_auras(self) -> None:
         """Recompute every aura and enrage effect from scratch (cheap when there are none)."""
-        if self.heard is None:
-            self._recount_in_play()
+        self._count_in_play_if_stale()
         if not self.auras_in_play and not self.auras_live:
             return  # no source, and every aura field is zero already
         sources = []
@@ -1292,8 +1289,7 @@ class GameState:
         players = self.players
         sources: list[Minion] | None = None  # made only when there is one
         dead: list[Minion] | None = None
-        if self.heard is None:
-            self._recount_in_play()
+        self._count_in_play_if_stale()
         auras = self.auras_in_play
         for p in players:
             for m in p.board:
@@ -1301,8 +1297,7 @@ class GameState:
                     if sources is None:
                         sources = []
                     sources.append(m)
-                # m.health <= 0, without the property call
-                if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                if m.doomed():
                     if dead is None:
                         dead = []
                     dead.append(m)
@@ -1318,7 +1313,7 @@ class GameState:
             dead = None
             for p in players:
                 for m in p.board:
-                    if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
+                    if m.doomed():
                         if dead is None:
                             dead = []
                         dead.append(m)
@@ -1341,8 +1336,7 @@ class GameState:
                 position = board.index(m)
                 positions.append(position)
                 del board[position]
-                if m.listens or m.aura_source or m.cost_aura_source:
-                    self.heard = None  # what it heard or changed may be no more
+                self._entered_or_left(m)
                 self.players[m.owner].died_this_turn += (m.cdef.id,)
             self.refresh_auras()
             # chosen before any runs (the same for each death)

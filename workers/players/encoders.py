@@ -83,11 +83,7 @@ def _ready(g: GameState, m: Minion) -> bool:
     """Whether the minion can attack now (its owner to act) or at the start of its owner's next
     turn (the other side: summoning sickness and spent attacks do not count, a freeze does,
     since a minion frozen now is still frozen then)."""
-    if m.owner == g.current:
-        return m.can_attack()
-    if m.frozen or m.cant_attack:
-        return False
-    return m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk > 0
+    return m.can_attack() if m.owner == g.current else m.ready()
 
 
 # --------------------------------------------------------------------------- protocol15
@@ -118,9 +114,7 @@ TEO60_NAMES = tuple(
 def _teo_board(g: GameState, board: list[Minion]) -> list:
     triples = []
     for m in board:
-        atk = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
-        triples.append((m.base_health + m.health_bonus + m.aura_health - m.damage,
-                        atk if atk > 0 else 0, 1 if _ready(g, m) else 0))
+        triples.append((m.health, m.atk, 1 if _ready(g, m) else 0))
     # Canonical order: strongest first (attack, then health, then ready), zero-padded.
     triples.sort(key=lambda t: (-t[1], -t[0], -t[2]))
     flat = [v for t in triples[:MAX_BOARD] for v in t]
@@ -200,13 +194,12 @@ def _rich_board(g: GameState, board: list[Minion], head: list[int]) -> None:
     stealth = windfury = charge = frozen = silenced = poisonous = spell_damage = 0
     deathrattle = trigger = aura = cant_attack = cost = 0
     for m in board:
-        atk = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
-        max_health = m.base_health + m.health_bonus + m.aura_health
+        max_health = m.max_health
         live = not m.silenced
         cdef = m.cdef
         count += 1
-        atk_sum += atk if atk > 0 else 0
-        health += max_health - m.damage
+        atk_sum += m.atk
+        health += m.health
         max_health_sum += max_health
         damaged += 1 if m.damage > 0 else 0
         ready += 1 if _ready(g, m) else 0

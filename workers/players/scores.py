@@ -99,14 +99,11 @@ def _hand_cost(g: GameState, me: int, own: Player) -> int:
 
 
 def _board_sums(board: list[Minion]) -> tuple[int, int, int]:
-    """(attack, health, taunt health) of one board, each minion's attack and health computed
-    as Minion.atk and Minion.health do."""
+    """(attack, health, taunt health) of one board."""
     atk = health = taunt = 0
     for m in board:
-        value = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
-        if value > 0:
-            atk += value
-        value = m.base_health + m.health_bonus + m.aura_health - m.damage
+        atk += m.atk
+        value = m.health
         health += value
         if m.taunt:
             taunt += value

@@ -1,7 +1,7 @@
 """Tests of the pool's mid-cost minions (workers/engine/cards/pool_mid.py): each checks its text."""
 import pytest
 
-from workers.engine.actions import PLAY, Action
+from workers.engine.actions import ATTACK, PLAY, Action
 from workers.engine.entities import Card
 from workers.errors import IllegalActionError
 from ..scenario import (attack, board_ids, covers, end_turn, hand_ids, library, make_game, minion,
@@ -301,13 +301,14 @@ def test_spiteful_smith_buffs_weapon_while_damaged():
 
 @covers("EX1_028")
 def test_stranglethorn_tiger_has_stealth():
-    g = make_game(hand=["EX1_028"], enemy_hand=["CS2_072"])
+    g = make_game(hand=["EX1_028"], enemy_hand=["CS2_072"], enemy_board=["CS2_120"])
     play(g, "EX1_028")
     tiger = minion(g, 0, "EX1_028")
     assert tiger.stealth
     end_turn(g)
     assert tiger not in g.targets_for(1, library()["CS2_072"].script.target, True)
-    assert tiger not in g.defenders(0)
+    # the enemy's River Crocolisk may attack the hero only
+    assert [a.target for a in g.legal_actions() if a.kind == ATTACK] == [g.players[0].hero.uid]
     end_turn(g)
     attack(g, tiger, g.players[1].hero)
     assert not tiger.stealth and g.players[1].hero.health == 25

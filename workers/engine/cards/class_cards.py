@@ -15,7 +15,7 @@ def _is_beast(m: Minion) -> bool:
     return m.race in ("BEAST", "ALL")
 
 
-def _is_demon(entity):
+def _is_demon(entity: Hero | Minion) -> bool:
     return entity.cdef.race in ("DEMON", "ALL")  # a hero too: Lord Jaraxxus is a Demon
 
 

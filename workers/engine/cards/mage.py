@@ -182,7 +182,7 @@ def spellbender(g, owner, card, player, spell_card, box):
     return True
 
 
-def _free_secret(g, owner, card):
+def _free_secret(g: GameState, owner: int, card: Card) -> int:
     """A Mage secret's cost: (0) after Kirin Tor Mage this turn. (Only the Mage secrets get this
     hook; a copied Hunter or Paladin secret keeps its cost.)"""
     return 0 if g.marks and g.marked(owner, "free_secret") else card.cdef.cost
