@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..behavior_space import N_TARGETS, card_features
 from ..cluster.stops import stops_deferred
 from ..deck_space import DeckSpace
 from ..run_errors import CheckpointError
@@ -27,13 +28,12 @@ from ..state import checkpoint as ckpt
 from ..state.config import identity_hash
 from . import run_files
 from .archives import ArchiveSpec, SurrogateGrid, archive_arrays, make_archive, qd_metrics, restore_archive
-from ..behavior_space import card_features
 from .emitters import DeckMutationEmitter
 from .inner_loop import run_inner_loop
+from .kernel_data import ValueSources
 from .progress import progress_bar
 from .surrogate import Surrogate
 
-N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.protocol.results.TARGET_NAMES)
 SOURCE_RANDOM, SOURCE_MUTATION, SOURCE_SURROGATE = 0, 1, 2
 IN_FLIGHT = "pending"  # the checkpoint group of the batches in flight (its name since version 1)
 LAG_SHARE = 0.04  # algorithm.lag=auto: this share of the budget in flight while the head node works
@@ -288,7 +288,8 @@ class Search:
                        unit="pred", unit_scale=True) as bar:
             run_inner_loop(self.space, self.surrogate.kernel_weights(), grid, self.rng,
                            int(inner.iterations), int(inner.batch_size), int(inner.initial), progress=bar,
-                           sources=(*self.behavior.sources(int(self.algo.targets)), card_features(self.space)),
+                           sources=ValueSources(*self.behavior.sources(int(self.algo.targets)),
+                                                card_features(self.space)),
                            mode=str(inner.mode), step_decks=int(inner.step_decks), threads=inner.threads)
         log["inner_loop_s"] = time.perf_counter() - start
         log["surrogate_elites"] = len(grid)

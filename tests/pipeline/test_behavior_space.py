@@ -10,6 +10,7 @@ from pipeline.deck_space import DeckSpace
 from pipeline.run_errors import ConfigError
 from pipeline.search.archives import ArchiveSpec, SurrogateGrid
 from pipeline.search.inner_kernel import behavior_batch
+from pipeline.search.kernel_data import ValueSources
 from pipeline.state.config import validate
 from workers.protocol.evaluate import deck_stats
 
@@ -29,7 +30,7 @@ def test_deck_level_statistics_in_the_inner_loop_are_the_decks_own(space):
     behavior = BehaviorSpace("num_spells", names[:3])
     kinds, indices = behavior.sources(3)
     assert list(kinds) == [1, 2, 1, 1]  # nothing of them is taken from the prediction
-    got = behavior_batch(decks, np.zeros((50, 4), np.float32), kinds, indices, card_features(space),
+    got = behavior_batch(decks, np.zeros((50, 4), np.float32), ValueSources(kinds, indices, card_features(space)),
                          space.deck_size)
     for deck, row in zip(decks, got):
         engine = deck_stats(space.decode(deck))
