@@ -2,7 +2,7 @@
 assisted family (DSA-ME, LSA-ME, the (ad), offline and no-reset variants), with the state that
 a checkpoint holds and restores.
 
-Steady-state loop (algorithm.steady_state=true, surrogate kinds; docs/pipeline.md#overlap): the
+Steady-state loop (algorithm.steady_state=true, surrogate kinds; docs/pipeline.md#the-steady-state-loop): the
 workers' queue never runs dry. Each outer iteration trains on the evaluations submitted before
 it except the last `lag` decks (which are still being played), runs the inner loop and
 submits its batch behind them; the G initial random decks are followed at once by `lag` decks
@@ -437,7 +437,7 @@ class Search:
 def steady_state_lag(algo) -> int:
     """algorithm.lag: a count of decks, or auto: LAG_SHARE of the budget (the paper's 10,000:
     400, which is 2 decks per slot of a 200-slot cluster, fewer than the 3 per slot that
-    docs/pipeline.md#overlap works out for this machine's head node: set it where that matters, as
+    docs/pipeline.md#the-steady-state-loop works out for this machine's head node: set it where that matters, as
     make scale does). A function of the algorithm's config alone, so a run gives the same archive
     on any cluster."""
     if algo.lag != "auto":
@@ -448,7 +448,7 @@ def steady_state_lag(algo) -> int:
 def steady_state_min_batch(algo, lag: int) -> int:
     """algorithm.min_batch: a count of decks, or auto: half the lag, so each outer iteration
     queues at least what the workers play while the head node makes the next one
-    (docs/pipeline.md#overlap)."""
+    (docs/pipeline.md#the-steady-state-loop)."""
     if algo.min_batch != "auto":
         return int(algo.min_batch)
     return lag // 2

@@ -4,7 +4,8 @@ The inner loop is 100,000 sequential steps of 10 decks per outer iteration. In n
 step costs ~0.5 ms of per-call overhead (about 60 small array operations), twice the
 budget of 1,000,000 predictions in 30 s, so a step runs as one numba function over a block
 of steps. All random numbers are drawn beforehand by numpy from the run's generator, so the
-kernels are deterministic and the generator state stays checkpointable.
+kernels are deterministic and the generator state stays checkpointable. The network, the
+value sources and the archive come as the named tuples of kernel_data.py.
 """
 from __future__ import annotations
 
