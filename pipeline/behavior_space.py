@@ -1,7 +1,19 @@
 """The behaviour space a search asks about: an objective and 1 to 3 measures, each a statistic
 that every evaluation records, named as in the results files (docs/pipeline.md#choosing-the-
 behaviour-space). Deck-level statistics are known from the deck alone: the inner loop takes
-their exact value instead of the surrogate's prediction."""
+their exact value instead of the surrogate's prediction.
+
+The one place of these facts:
+- `STATISTICS`, `DECK_LEVEL`, `N_TARGETS`: the statistics by name; those known from the deck;
+  how many an evaluation returns;
+- the paper's space, the default of `archive.*`: `DEFAULT_OBJECTIVE`, `DEFAULT_MEASURES`,
+  `DEFAULT_DIMS`, `DEFAULT_RANGES` (conf/config.yaml shows the same values; a test checks that
+  they agree);
+- `KNOWN_OBJECTIVE_RANGES`: the objectives whose QD-score scale is known;
+- `LABELS` and `describe`: each statistic's name in words, on axes, pages and tables;
+- `BehaviorSpace`: one space (objective, measures, objective range), its columns and where the
+  inner loop takes each value from (`FROM_*`); `card_features`: the deck-level features.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,11 +25,18 @@ from workers.protocol.results import TARGET_NAMES
 # Every statistic by name, in the column order of `statistics()`: the 12 an evaluation returns
 # (the surrogate's targets), then the deck's crafting cost.
 STATISTICS: tuple[str, ...] = (*TARGET_NAMES, "dust")
+N_TARGETS = len(TARGET_NAMES)  # what every evaluation returns (and an "(ad)" surrogate learns)
 DECK_LEVEL = ("deck_mana_sum", "deck_mana_variance", "num_minions", "num_spells", "dust")
 DUST = {"free": 0, "common": 40, "rare": 100, "epic": 400, "legendary": 1600}  # per copy, by rarity
 # The objective's range for the QD-score ((f - low) / (high - low) per elite) where it is known;
 # any other objective needs archive.objective_range.
 KNOWN_OBJECTIVE_RANGES = {"health_difference": (-30.0, 30.0), "win_rate": (0.0, 1.0)}
+# The paper's space, archive.*'s default: the health difference over average own turns and
+# average hand size, on a 40 x 40 grid.
+DEFAULT_OBJECTIVE = "health_difference"
+DEFAULT_MEASURES = ("turns", "hand_size")
+DEFAULT_DIMS = (40, 40)
+DEFAULT_RANGES = ((5.0, 15.0), (1.0, 7.0))
 # Where the inner-loop kernel takes a deck-level statistic from: a column of `card_features`
 # (summed over the deck's copies), or the variance of the cards' costs.
 LINEAR_FEATURES = ("deck_mana_sum", "num_minions", "num_spells", "dust")
@@ -26,16 +45,18 @@ FROM_PREDICTION, FROM_DECK, FROM_COST_VARIANCE = 0, 1, 2
 
 @dataclass(frozen=True)
 class BehaviorSpace:
-    objective: str = "health_difference"
-    measures: tuple[str, ...] = ("turns", "hand_size")
-    objective_range: tuple[float, float] = KNOWN_OBJECTIVE_RANGES["health_difference"]
+    objective: str = DEFAULT_OBJECTIVE
+    measures: tuple[str, ...] = DEFAULT_MEASURES
+    objective_range: tuple[float, float] = KNOWN_OBJECTIVE_RANGES[DEFAULT_OBJECTIVE]
 
     @classmethod
     def from_config(cls, archive) -> "BehaviorSpace":
-        objective = str(archive.get("objective", "health_difference"))
+        """From the config's `archive` (an OmegaConf node or a plain dict); a run's config.yaml
+        from before these keys existed has the default space."""
+        objective = str(archive.get("objective", DEFAULT_OBJECTIVE))
         given = archive.get("objective_range")
         bounds = KNOWN_OBJECTIVE_RANGES.get(objective) if given is None else (float(given[0]), float(given[1]))
-        return cls(objective, tuple(str(m) for m in archive.get("measures", ("turns", "hand_size"))), bounds)
+        return cls(objective, tuple(str(m) for m in archive.get("measures", DEFAULT_MEASURES)), bounds)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -50,7 +71,7 @@ class BehaviorSpace:
     def surrogate_columns(self, n_targets: int) -> np.ndarray:
         """The statistics a surrogate of `n_targets` outputs learns: the objective and the
         measures (the 3-target variants, whatever their count), or all 12 targets ("(ad)")."""
-        return np.arange(len(TARGET_NAMES)) if n_targets == len(TARGET_NAMES) else self.columns
+        return np.arange(N_TARGETS) if n_targets == N_TARGETS else self.columns
 
     def surrogate_outputs(self, n_targets: int) -> int:
         return len(self.surrogate_columns(n_targets))
@@ -80,9 +101,6 @@ class BehaviorSpace:
         chosen = self.statistics(targets, decks, space)[:, self.columns]
         return chosen[:, 0], chosen[:, 1:]
 
-    def is_default(self) -> bool:
-        return self == BehaviorSpace()
-
 
 def card_features(space) -> np.ndarray:
     """Per pool card (rows) and LINEAR_FEATURES (columns): what one copy adds to the deck's
@@ -92,11 +110,14 @@ def card_features(space) -> np.ndarray:
 
 
 def describe(name: str) -> str:
-    """A statistic's name as an axis label."""
+    """A statistic's name in words (axes, pages, tables)."""
     return LABELS.get(name, name.replace("_", " "))
 
 
+# Every statistic in words; the per-game ones are averages over a deck's games.
 LABELS = {"health_difference": "health difference", "turns": "average number of own turns",
-          "hand_size": "average hand size", "win_rate": "win rate", "num_minions": "minion cards",
-          "num_spells": "spell cards", "deck_mana_sum": "deck mana sum",
-          "deck_mana_variance": "deck mana variance", "dust": "dust (crafting cost)"}
+          "hand_size": "average hand size", "win_rate": "win rate", "damage_per_turn": "minion damage per turn",
+          "cards_drawn_per_turn": "cards drawn per turn", "mana_spent_per_turn": "mana spent per turn",
+          "mana_wasted_per_turn": "mana wasted per turn", "deck_mana_sum": "deck mana sum",
+          "deck_mana_variance": "deck mana variance", "num_minions": "minion cards",
+          "num_spells": "spell cards", "dust": "dust (crafting cost)"}

@@ -18,7 +18,7 @@ from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES, class_pool, copy
 
 from .card_data import card_facts, hero_class_of
 from .run_errors import ConfigError, DeckSpaceError
-from .stat_overrides import merged, resolve
+from .stat_overrides import ENGINE_FIELDS, MAX_STAT, merged, resolve
 
 BUILTIN_POOL = DATA / "rogue_pool.json"
 
@@ -247,7 +247,6 @@ class DeckSpace:
 MAX_DECK_FILE_BYTES = 1 << 20
 MAX_POOL_CARDS = 5000
 RARITIES = ("free", "common", "rare", "epic", "legendary")
-OVERRIDE_STATS = ("cost", "atk", "health")
 
 
 def _read_text(path: Path, what: str, max_bytes: int) -> str:
@@ -319,8 +318,8 @@ def _stat_overrides(path: Path, overrides) -> dict | None:
         raise DeckSpaceError(f"card pool {path}: stat_overrides must map card ids to stats")
     for card_id, stats in overrides.items():
         if not isinstance(stats, dict) or not stats or any(
-                k not in OVERRIDE_STATS or isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 99
+                k not in ENGINE_FIELDS or isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_STAT
                 for k, v in stats.items()):
             raise DeckSpaceError(f"card pool {path}: stat_overrides for {card_id!r} must give "
-                            f"{', '.join(OVERRIDE_STATS)} as integers from 0 to 99")
+                            f"{', '.join(ENGINE_FIELDS)} as integers from 0 to {MAX_STAT}")
     return overrides

@@ -19,7 +19,8 @@ from .run_errors import ConfigError
 
 KEY = "deck_space.stat_overrides"
 FIELDS = {"cost": "cost", "attack": "atk", "health": "health"}  # config name -> engine's card field
-MAX_STAT = 99  # as the pool file's stat_overrides
+ENGINE_FIELDS = tuple(FIELDS.values())  # the stats a change sets, as a pool file's stat_overrides name them
+MAX_STAT = 99  # every stat a change sets is a whole number from 0 to this (config and pool file)
 # Which card types have each stat (a weapon's attack is its ATK tag in SabberStone too).
 TYPES_WITH = {"attack": ("MINION", "WEAPON"), "health": ("MINION",)}
 

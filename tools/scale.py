@@ -7,8 +7,8 @@ the protocol took on this machine and returns a real evaluation's records from a
     python -m tools.scale [--slots 200 1000] [--budget 5000] [--processes 2] [--slurm] [--json OUT]
 
 First it calibrates (once; `--recalibrate` again): real protocol games of random decks, timed
-per task, make the table. Then for each N it runs DSA-ME with overlap off (the paper's loop) and
-on (the steady-state loop with algorithm.lag = 3 N), both with the batched inner loop
+per task, make the table. Then for each N it runs DSA-ME with steady_state off (the paper's
+synchronous loop) and on (the steady-state loop with algorithm.lag = 3 N), both with the batched inner loop
 (`algorithm.inner.mode=serial` after `--` runs the paper's chain), and prints per run:
 evaluations per hour, the workers' busy share (time in tasks over slot time), the head node's
 seconds per outer iteration by phase, the scheduler's overhead per task, the driver's CPU per task
@@ -18,8 +18,8 @@ With --slurm the slots are SLURM worker jobs on the three-host cluster of slurm/
 (the driver on its controller; TLS and a real network between the hosts). It ends with one line
 per N and mode:
 
-    scale N=200 overlap=on: busy_share 0.93, evaluations_per_hour 61000, head_s_per_iteration 7.9, ...
-    scale N=200 overlap=on slurm: busy_share 0.91, ...
+    scale N=200 steady_state=on: busy_share 0.93, evaluations_per_hour 61000, head_s_per_iteration 7.9, ...
+    scale N=200 steady_state=on slurm: busy_share 0.91, ...
 """
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "scale"
 NODES_SCRIPT = ROOT / "slurm" / "nodes_slurm.sh"
 PAPER_EVALUATIONS = 10_000
-LAGS_PER_SLOT = 3  # algorithm.lag per worker slot in the steady-state runs (docs/pipeline.md#overlap)
+LAGS_PER_SLOT = 3  # algorithm.lag per worker slot in the steady-state runs (docs/pipeline.md#the-steady-state-loop)
 PHASES = ("train_s", "inner_loop_s", "select_s", "dispatch_s", "checkpoint_s")
 
 
@@ -200,6 +200,16 @@ def scale_run(slots: int, processes: int, steady_state: bool, table: Path, budge
 RESULT = "scale-result "
 
 
+def run_name(slots: int, mode: str, slurm: bool) -> str:
+    """A run's name in what this tool prints ("N=200 steady_state=on slurm")."""
+    return f"N={slots} steady_state={mode}{' slurm' if slurm else ''}"
+
+
+def run_folder(runs_dir: Path, slots: int, mode: str, slurm: bool) -> Path:
+    """A run's folder under --runs-dir ("N200-steady_state-on-slurm")."""
+    return runs_dir / f"N{slots}-steady_state-{mode}{'-slurm' if slurm else ''}"
+
+
 def _run_in_child(args, slots: int, mode: str) -> dict:
     """One run in a process of its own, so its peak memory is its own (with --slurm: on the
     three-host cluster's controller, where its scheduler is reachable from the compute nodes)."""
@@ -217,16 +227,16 @@ def _run_in_child(args, slots: int, mode: str) -> dict:
         lines = done.stderr.strip().splitlines() or ["(no output)"]
         said = lines[-1].removeprefix("error: ")
         if not lines[-1].startswith("error: "):
-            kept = args.runs_dir / f"N{slots}-overlap-{mode}{'-slurm' if args.slurm else ''}.stderr"
+            kept = run_folder(args.runs_dir, slots, mode, args.slurm).with_suffix(".stderr")
             kept.parent.mkdir(parents=True, exist_ok=True)
             kept.write_text(done.stderr)
             said += f" (its whole output: {kept})"
-        fail(f"the scale run N={slots} overlap={mode}{' slurm' if args.slurm else ''} failed ({done.returncode}): {said}")
+        fail(f"the scale run {run_name(slots, mode, args.slurm)} failed ({done.returncode}): {said}")
     return json.loads(found[-1][len(RESULT):])
 
 
 def line(r: dict) -> str:
-    return (f"scale N={r['slots']} overlap={'on' if r['steady_state'] else 'off'}{' slurm' if r.get('slurm') else ''}: "
+    return (f"scale {run_name(r['slots'], 'on' if r['steady_state'] else 'off', bool(r.get('slurm')))}: "
             f"busy_share {r['busy_share']:.2f}, "
             f"evaluations_per_hour {r['evaluations_per_hour']:.0f}, "
             f"head_s_per_iteration {r['head_s_per_iteration']:.1f}, "
@@ -273,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         slots, mode = int(args.one[0]), args.one[1]
         try:
             r = scale_run(slots, args.processes, mode == "on", args.table.resolve(), args.budget,
-                          args.runs_dir / f"N{slots}-overlap-{mode}{'-slurm' if args.slurm else ''}", args.overrides,
+                          run_folder(args.runs_dir, slots, mode, args.slurm), args.overrides,
                           args.overhead_tasks, slurm=args.slurm)
         except PipelineError as exc:
             fail(str(exc))
@@ -290,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run_and_say(args, slots: int, mode: str) -> dict:
     r = _run_in_child(args, slots, mode)
-    print(f"N={r['slots']} overlap={mode}{' slurm' if r['slurm'] else ''}: {r['evaluations']} evaluations in "
+    print(f"{run_name(r['slots'], mode, r['slurm'])}: {r['evaluations']} evaluations in "
           f"{r['wall_s']:.0f} s ({r['startup_s']:.1f} s before the first task, {r['tail_s']:.1f} s after the last), "
           f"{r['tasks']} tasks of {r['games_per_task']:.0f} games on average, "
           f"{r['outer_iterations']} outer iterations; head node per iteration: "

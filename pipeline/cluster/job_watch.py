@@ -14,6 +14,10 @@ from .events import say
 from .periodic import PeriodicCheck
 from .stops import stop_run
 
+# Worker jobs in a row that may end before a worker of them connects; then none is submitted
+# again (cluster.slurm.max_failed_jobs, whose default this is).
+MAX_FAILED_JOBS = 5
+
 ENDING = "COMPLETING"  # a job SLURM is ending (squeue's %T prints long state names): as good as gone
 MAX_BACKOFF_S = 300  # the longest wait before a failing job is submitted again
 
@@ -102,7 +106,7 @@ class JobWatch(PeriodicCheck):
     are what it asks SLURM, reads the time from, says with and stops the run with (a test passes
     its own)."""
 
-    def __init__(self, cluster, jobs: int, *, lost_after: float, every: float, max_failed: int = 5,
+    def __init__(self, cluster, jobs: int, *, lost_after: float, every: float, max_failed: int = MAX_FAILED_JOBS,
                  squeue=squeue_states, ended_state=ended_state, clock=time.monotonic, emit=say, job_log=None,
                  give_up=stop_run):
         super().__init__("job watch", every)
@@ -128,7 +132,7 @@ class JobWatch(PeriodicCheck):
         """One look at the cluster, unless it is closing: the jobs it has, the workers connected,
         and what squeue says of each job."""
         from distributed.core import Status
-        if self._stop.is_set() or self.cluster.status in (Status.closing, Status.closed):
+        if self.stopped or self.cluster.status in (Status.closing, Status.closed):
             return
         now = self.clock()
         jobs = self._record_jobs()
@@ -218,8 +222,7 @@ class JobWatch(PeriodicCheck):
             self._stop_the_run(self.failing)
 
     def _stop_the_run(self, why: str) -> None:
-        if not self._stop.is_set():
-            self._stop.set()  # nothing more to watch: the run is closing
+        if self.end():  # nothing more to watch: the run is closing
             self.give_up(why)
 
     def _why_lost(self, job_id: str, state: str, now: float) -> str | None:
@@ -249,7 +252,7 @@ class JobWatch(PeriodicCheck):
     async def _cancel(self, name: str) -> None:
         """On the cluster's loop: forget job `name` and cancel it (its replacement comes with _scale)."""
         cluster = self.cluster
-        if self._stop.is_set():  # the cluster is closing: it cancels what it has
+        if self.stopped:  # the cluster is closing: it cancels what it has
             return
         job = cluster.workers.pop(name, None)
         cluster.worker_spec.pop(name, None)
@@ -259,5 +262,5 @@ class JobWatch(PeriodicCheck):
 
     async def _scale(self) -> None:
         """On the cluster's loop: submit new jobs up to `jobs`."""
-        if not self._stop.is_set():  # the cluster is closing: it submits nothing
+        if not self.stopped:  # the cluster is closing: it submits nothing
             self.cluster.scale(jobs=self.jobs)

@@ -19,6 +19,18 @@ class PeriodicCheck:
         self.check()
         self.thread.start()
 
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+    def end(self) -> bool:
+        """Stop checking from within a check (the run is closing; `stop` joins the thread, which a
+        check runs in): True if this call ended the watch, False if it had ended already."""
+        if self._stop.is_set():
+            return False
+        self._stop.set()
+        return True
+
     def stop(self) -> None:
         self._stop.set()
         if self.thread.is_alive():

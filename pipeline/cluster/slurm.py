@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from ..run_errors import ClusterStartError, ConfigError
-from .job_watch import JobWatch, job_log_paths, log_ending, squeue_states
+from .job_watch import MAX_FAILED_JOBS, JobWatch, job_log_paths, log_ending, squeue_states
 from .security import dashboard_bind, http_pages, temporary_security
 from .stops import close_quietly, stops_deferred
 
@@ -21,7 +21,6 @@ PIPELINE_SLURM_KEYS = ("qos", "tls", "lifetime_margin_min", "lifetime_stagger_mi
 # How faults are noticed (docs/slurm.md#faults), seconds; cluster.slurm.<key> overrides each.
 FAULT_DEFAULTS = {"tcp_timeout_s": 30, "worker_ttl_s": 60, "lost_job_after_s": 60, "watch_every_s": 5}
 MIN_TCP_TIMEOUT_S = 11  # distributed's keepalive: 10 probes plus an idle second
-MAX_FAILED_JOBS = 5  # worker jobs in a row that may end before a worker of them connects (cluster.slurm.max_failed_jobs)
 
 
 def walltime_minutes(walltime: str) -> float:

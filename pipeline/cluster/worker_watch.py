@@ -46,7 +46,7 @@ class WorkerWatch(PeriodicCheck):
             self.emit(f"{self.lost} worker(s) lost in this run")
 
     def check(self) -> None:
-        if self._stop.is_set():
+        if self.stopped:
             return
         now = self.clock()
         current = dict(self.workers())
@@ -67,6 +67,6 @@ class WorkerWatch(PeriodicCheck):
         elif self.empty_since is None:
             self.empty_since = now
         if self.empty_since is not None and now - self.empty_since >= self.lost_after:
-            self._stop.set()
+            self.end()
             self.give_up(f"every worker of the scheduler has left ({self.lost} lost) and none has come back for "
                          f"{now - self.empty_since:.0f} s")

@@ -5,8 +5,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..behavior_space import describe
 from . import decks, figures, page, stats, strategy, surrogates, table
-from .runs import LABELS, ReportError, find_run_dirs, group_by_algorithm, group_by_space, load_runs
+from .runs import LABELS, ReportError, find_run_dirs, grid_spec, group_by_algorithm, group_by_space, load_runs
 
 MARKER = ".pipeline-report"  # only a folder holding this is ever replaced
 
@@ -81,13 +82,16 @@ def _deck_parts(runs, work: Path, transfer: str, workers, top_decks: int, strate
     tests = stats.all_tests(per_run)
     stats.write_stats(tests, work)
     figs, notes = [], []
+    spec = grid_spec(runs[0])  # the runs share one behaviour space
+    lo, hi = spec.objective_range
     for (names, note), caption in (
             (figures.progress_figure(runs, work), "QD-score and number of elites against real evaluations: "
              "dots are the logged points (one per batch), joined by lines; with several trials, the mean "
              "and 95% band where all of them have data"),
             ((figures.ccdf_figure(runs, work), ""), "CCDF of elite objective values"),
-            ((figures.heatmaps_figure(runs, work), ""), "Final real archive of each run (colour: average "
-             "health difference on [-30, 30]); each run's archive.html below lets you explore it"),
+            ((figures.heatmaps_figure(runs, work), ""), f"Final real archive of each run (colour: "
+             f"{describe(spec.behavior.objective)} on [{lo:g}, {hi:g}]); each run's archive.html below lets "
+             "you explore it"),
             (figures.loss_figure(runs, work), "Surrogate training and validation loss per target over outer "
              "iterations (dots: logged iterations)")):
         if names:
@@ -112,7 +116,7 @@ def archive_pages(runs, work: Path) -> list[tuple[str, str]]:
     """Each run's archive as a page to explore (the run folder's archive.html, written again
     from its checkpoint): [(file name, run name)]."""
     from ..search.archive_page import archive_html
-    from .runs import deck_space, grid_spec
+    from .runs import deck_space
     pages = []
     for run in runs:
         name = f"archive-{run.algorithm}-seed{run.seed}.html"

@@ -141,7 +141,6 @@ def heatmaps_figure(runs: list[Run], out: Path) -> list[str]:
     """Every run's final real archive on the plane of its first two measures (archives.plane),
     coloured by its objective over the objective's range."""
     from ..behavior_space import describe
-    from ..search.archives import plane
     plt = _plt()
     groups = group_by_algorithm(runs)
     cols = max(len(g) for g in groups.values())
@@ -154,19 +153,38 @@ def heatmaps_figure(runs: list[Run], out: Path) -> list[str]:
             if col >= len(group):
                 ax.axis("off")
                 continue
-            run, spec = group[col], grid_spec(group[col])
-            shown, dims, ((x0, x1), (y0, y1)) = plane(run.archive, spec)
-            cells = np.full(int(np.prod(dims)), np.nan)
-            cells[shown["index"]] = shown["objective"]
-            image = ax.imshow(cells.reshape(dims).T, origin="lower", extent=(x0, x1, y0, y1),
-                              aspect="auto", cmap="viridis", vmin=spec.objective_range[0],
-                              vmax=spec.objective_range[1])
+            run = group[col]
+            image = draw_archive(ax, run.archive, grid_spec(run))
             ax.set_title(f"{run.label}, seed {run.seed}\n{run.n_evaluations} evaluations", fontsize=9)
-            measures = spec.behavior.measures
-            ax.set_xlabel(describe(measures[0]), fontsize=8)
-            ax.set_ylabel(describe(measures[1]) if len(measures) > 1 else "", fontsize=8)
     fig.colorbar(image, ax=axes, label=describe(grid_spec(runs[0]).behavior.objective), shrink=0.8)
     return _save(fig, out, "archive_heatmaps")
+
+
+def draw_archive(ax, arrays: dict[str, np.ndarray], spec):
+    """One archive's elites on the plane of its first two measures (archives.plane: one measure
+    a row, a third each cell's best over it; a CVT archive's elites as points), coloured by the objective over its range, each
+    axis named by its measure; returns the image (for a colour bar)."""
+    from ..behavior_space import describe
+    from ..search.archives import plane
+    lo, hi = spec.objective_range
+    if spec.kind == "cvt":  # no grid of cells: the elites themselves, on the first two measures
+        image = ax.scatter(arrays["measures"][:, 0], arrays["measures"][:, 1], c=arrays["objective"], s=6,
+                           cmap="viridis", vmin=lo, vmax=hi)
+        ax.set_xlim(*spec.ranges[0])
+        ax.set_ylim(*spec.ranges[1])
+    else:
+        shown, dims, ((x0, x1), (y0, y1)) = plane(arrays, spec)
+        cells = np.full(int(np.prod(dims)), np.nan)
+        cells[shown["index"]] = shown["objective"]
+        image = ax.imshow(cells.reshape(dims).T, origin="lower", extent=(x0, x1, y0, y1), aspect="auto",
+                          cmap="viridis", vmin=lo, vmax=hi)
+    measures = spec.behavior.measures
+    ax.set_xlabel(describe(measures[0]), fontsize=8)
+    over = f" (best over {describe(measures[2])})" if len(measures) > 2 and spec.kind != "cvt" else ""
+    ax.set_ylabel(describe(measures[1]) + over if len(measures) > 1 else "", fontsize=8)
+    if len(measures) == 1:
+        ax.set_yticks([])
+    return image
 
 
 def loss_curves(run: Run) -> dict[str, np.ndarray]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from ..behavior_space import describe
+
 STYLE = """body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:90%}td,th{border:1px solid #bbb;padding:3px 6px;text-align:left}
 th{background:#eee}img{max-width:100%;border:1px solid #ddd;margin:.5em 0}code{font-size:85%;word-break:break-all}
@@ -50,11 +52,15 @@ def _figure(name: str, caption: str) -> str:
 def _decks(all_decks: list[dict], labels: dict[str, str], shown: int = 3) -> str:
     parts = []
     for rd in all_decks:
+        best = rd["best"][:shown]
+        names = [describe(best[0]["objective_name"]), "win rate", *map(describe, best[0]["measures"])] if best else []
         parts.append(f"<h3>{html.escape(labels.get(rd['algorithm'], rd['algorithm']))}, seed {rd['seed']}</h3><table>"
-                     "<tr><th>Health diff</th><th>Win rate</th><th>Turns</th><th>Hand size</th><th>Deck code</th><th>Cards</th></tr>")
-        for d in rd["best"][:shown]:
-            parts.append(f"<tr><td>{d['objective']:+.2f}</td><td>{d['win_rate']:.1%}</td><td>{d['turns']:.2f}</td>"
-                         f"<td>{d['hand_size']:.2f}</td><td><code>{html.escape(d['deck_code'])}</code></td>"
+                     "<tr>" + "".join(f"<th>{html.escape(n)}</th>" for n in names)
+                     + "<th>Deck code</th><th>Cards</th></tr>")
+        for d in best:
+            parts.append(f"<tr><td>{d['objective']:+.2f}</td><td>{d['win_rate']:.1%}</td>"
+                         + "".join(f"<td>{v:.2f}</td>" for v in d["measures"].values())
+                         + f"<td><code>{html.escape(d['deck_code'])}</code></td>"
                          f"<td><details><summary>{len(d['cards'])} entries</summary>{html.escape(', '.join(d['cards']))}"
                          "</details></td></tr>")
         parts.append("</table>")

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from ..search.archives import OBJECTIVE_RANGE, ArchiveSpec
+from ..behavior_space import describe
+from ..search.archives import ArchiveSpec
 from ..search.strategy_search import ARCHIVE, BEST_FILE, EVALUATIONS, GROUPS, check_evaluations
 from ..run_errors import CheckpointError
 from ..state import checkpoint as ckpt
@@ -83,7 +84,7 @@ def load_strategy_runs(dirs: list[Path]) -> list[StrategyRun]:
 
 def metrics(run: StrategyRun) -> dict:
     f = run.archive["objective"]
-    lo, hi = OBJECTIVE_RANGE
+    lo, hi = run.spec.objective_range
     best = int(np.argmax(f)) if len(f) else None
     return {"run": str(run.path), "seed": run.seed, "evaluations": run.n_evaluations,
             "iterations": len(run.history), "finished": run.finished,
@@ -95,17 +96,18 @@ def metrics(run: StrategyRun) -> dict:
 
 def write_table(runs: list[StrategyRun], out: Path) -> str:
     rows = [metrics(r) for r in runs]
+    objective = describe(runs[0].spec.behavior.objective)  # the runs share their archive section
     with open(out / "strategy_runs.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    lines = ["| Run | Seed | Evaluations | Iterations | QD-score | Cells filled % | Best avg health diff "
+    lines = [f"| Run | Seed | Evaluations | Iterations | QD-score | Cells filled % | Best {objective} "
              "| Win % of best | Best weights |", "|" + "---|" * 9]
     lines += [f"| {r['run']} | {r['seed']} | {r['evaluations']:,}{'' if r['finished'] else ' (unfinished)'} | "
               f"{r['iterations']} | {r['qd_score']:.2f} | {r['coverage']:.2f} | {r['best_objective']:+.2f} | "
               f"{r['best_win_rate']:.1f} | {r['best_weights']} |" for r in rows]
     text = ("Strategy searches (CMA-ME over the evaluated player's weights, deck fixed): final "
-            "archives.\n\n" + "\n".join(lines) + "\n")
+            f"archives ({space_words(runs[0].spec)}).\n\n" + "\n".join(lines) + "\n")
     (out / "strategy_runs.md").write_text(text)
     return text
 
@@ -118,7 +120,7 @@ def progress_figure(runs: list[StrategyRun], out: Path) -> list[str]:
         evals = [h["evaluations"] for h in run.history]
         for ax, key in zip(axes, ("qd_score", "best_objective")):
             ax.plot(evals, [h[key] for h in run.history], marker=".", label=run.name)
-    for ax, title in zip(axes, ("QD-score", "best objective (average health difference)")):
+    for ax, title in zip(axes, ("QD-score", f"best objective ({describe(runs[0].spec.behavior.objective)})")):
         ax.set_xlabel("evaluations")
         ax.set_ylabel(title)
         ax.set_title(f"{title} per iteration")
@@ -128,23 +130,25 @@ def progress_figure(runs: list[StrategyRun], out: Path) -> list[str]:
     return _save(fig, out, "strategy_progress")
 
 
+def space_words(spec: ArchiveSpec) -> str:
+    """The behaviour space in words: the objective and its range, each measure with its range."""
+    lo, hi = spec.objective_range
+    measures = ", ".join(f"{describe(m)} on [{a:g}, {b:g}]" for m, (a, b) in zip(spec.behavior.measures, spec.ranges))
+    return f"objective {describe(spec.behavior.objective)} on [{lo:g}, {hi:g}]; measures {measures}"
+
+
 def heatmaps_figure(runs: list[StrategyRun], out: Path) -> list[str]:
-    from .figures import _plt, _save
+    """Each run's final archive as the deck runs' are drawn (figures.draw_archive: the first two
+    measures, a third as each cell's best over it)."""
+    from .figures import _plt, _save, draw_archive
     plt = _plt()
     fig, axes = plt.subplots(1, len(runs), figsize=(3.6 * len(runs) + 1, 3.2), squeeze=False,
                              constrained_layout=True)
     image = None
     for ax, run in zip(axes[0], runs):
-        spec = run.spec
-        cells = np.full(spec.cells, np.nan)
-        cells[run.archive["index"]] = run.archive["objective"]
-        (t0, t1), (h0, h1) = spec.ranges
-        image = ax.imshow(cells.reshape(spec.dims).T, origin="lower", extent=(t0, t1, h0, h1), aspect="auto",
-                          cmap="viridis", vmin=OBJECTIVE_RANGE[0], vmax=OBJECTIVE_RANGE[1])
+        image = draw_archive(ax, run.archive, run.spec)
         ax.set_title(f"{run.name}\n{run.n_evaluations} evaluations", fontsize=9)
-        ax.set_xlabel("average turns", fontsize=8)
-        ax.set_ylabel("average hand size", fontsize=8)
-    fig.colorbar(image, ax=axes, label="average health difference", shrink=0.8)
+    fig.colorbar(image, ax=axes, label=describe(runs[0].spec.behavior.objective), shrink=0.8)
     return _save(fig, out, "strategy_heatmaps")
 
 
@@ -154,8 +158,10 @@ def write_section(runs: list[StrategyRun], out: Path) -> str:
     if not runs:
         return ""
     table = write_table(runs, out)
+    lo, hi = runs[0].spec.objective_range
     figs = [(progress_figure(runs, out)[0], "Strategy searches: QD-score and best objective per iteration"),
-            (heatmaps_figure(runs, out)[0], "Strategy searches: final archives (colour: average health difference on [-30, 30])")]
+            (heatmaps_figure(runs, out)[0], f"Strategy searches: final archives (colour: "
+                                            f"{describe(runs[0].spec.behavior.objective)} on [{lo:g}, {hi:g}])")]
     return "\n".join(["<h2>Strategy searches</h2>", md_table(table),
                       "<p><a href='strategy_runs.csv'>CSV</a> · <a href='strategy_runs.md'>Markdown</a></p>",
                       *[_figure(name, caption) for name, caption in figs],

@@ -13,17 +13,9 @@ import json
 
 import numpy as np
 
-from ..deck_space import DeckSpace
 from ..behavior_space import describe
+from ..deck_space import DeckSpace
 from .archives import ArchiveSpec, plane, voronoi_cells
-
-TARGET_LABELS = {
-    "health_difference": "health difference (fitness)", "turns": "own turns", "hand_size": "hand size",
-    "win_rate": "win rate", "damage_per_turn": "minion damage per turn",
-    "cards_drawn_per_turn": "cards drawn per turn", "mana_spent_per_turn": "mana spent per turn",
-    "mana_wasted_per_turn": "mana wasted per turn", "deck_mana_sum": "deck mana sum",
-    "deck_mana_variance": "deck mana variance", "num_minions": "minions in deck", "num_spells": "spells in deck",
-}
 
 
 def page_data(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace, title: str,
@@ -70,7 +62,8 @@ def page_data(arrays: dict[str, np.ndarray], spec: ArchiveSpec, space: DeckSpace
         "measures": axes, "names": [describe(n) for n in names],
         "fitness": describe(spec.behavior.objective), "fitness_range": list(spec.objective_range),
         "cvt": centroids is not None,
-        "targets": [[name, TARGET_LABELS.get(name, name)] for name in TARGET_NAMES],
+        "targets": [[name, describe(name) + (" (fitness)" if name == spec.behavior.objective else "")]
+                    for name in TARGET_NAMES],
         "cards": [[space.names[c], int(space.costs[c]), space.cards[c].type] for c in used],
         "elites": elites,
     }

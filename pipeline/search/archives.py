@@ -14,9 +14,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from ribs.archives import GridArchive
 
-from ..behavior_space import BehaviorSpace
-
-OBJECTIVE_RANGE = (-30.0, 30.0)  # the paper's objective, the health difference
+from ..behavior_space import DEFAULT_DIMS, DEFAULT_RANGES, KNOWN_OBJECTIVE_RANGES, BehaviorSpace
+from .kernel_data import KernelArchive
 
 
 @dataclass(frozen=True)
@@ -24,8 +23,8 @@ class ArchiveSpec:
     """The archive: its behaviour space (objective and 1 to 3 measures by name), its type (grid,
     sliding, cvt) and per measure its cells and [low, high] range (archive.dims, archive.ranges;
     a sliding map grows from start_dims to dims, a CVT archive has `cvt_cells` cells)."""
-    dims: tuple[int, ...] = (40, 40)
-    ranges: tuple[tuple[float, float], ...] = ((5.0, 15.0), (1.0, 7.0))
+    dims: tuple[int, ...] = DEFAULT_DIMS
+    ranges: tuple[tuple[float, float], ...] = DEFAULT_RANGES
     epsilon: float = 1e-6  # ribs' default, kept so both archives map measures identically
     behavior: BehaviorSpace = field(default_factory=BehaviorSpace)
     kind: str = "grid"
@@ -177,10 +176,11 @@ class SurrogateGrid:
     def __len__(self) -> int:
         return int(self.n_occ[0])
 
-    def kernel_args(self) -> tuple:
-        return (self.dims, self.lower, self.interval, self.spec.epsilon, self.bounds, self.n_bounds,
-                self.centroids, self.objective, self.solution, self.measures, self.targets, self.occupied,
-                self.occ_list, self.n_occ)
+    def kernel_archive(self) -> KernelArchive:
+        """Its arrays as the kernels take them (the same arrays: the kernels fill them in place)."""
+        return KernelArchive(self.dims, self.lower, self.interval, self.spec.epsilon, self.bounds, self.n_bounds,
+                             self.centroids, self.objective, self.solution, self.measures, self.targets,
+                             self.occupied, self.occ_list, self.n_occ)
 
     def add(self, solutions: np.ndarray, predictions: np.ndarray, behavior: np.ndarray | None = None) -> int:
         """Insert a batch: `behavior` holds each row's objective and measures, `predictions`
@@ -191,7 +191,7 @@ class SurrogateGrid:
         if behavior is None:
             behavior = predictions[:, :1 + len(self.dims)]
         return insert_batch(np.asarray(solutions, dtype=np.int16), predictions,
-                            np.ascontiguousarray(behavior, dtype=np.float64), *self.kernel_args())
+                            np.ascontiguousarray(behavior, dtype=np.float64), self.kernel_archive())
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
         cells = self.occ_list[(rng.random(n) * self.n_occ[0]).astype(np.int64)]
@@ -238,10 +238,11 @@ def qd_metrics(archive: GridArchive, spec: ArchiveSpec) -> dict[str, float]:
 
 def ccdf(archive: GridArchive, spec: ArchiveSpec, thresholds=None) -> tuple[np.ndarray, np.ndarray]:
     """Percentage of all cells whose elite has f > t, for 61 thresholds t over the objective's
-    range (-30 ... 30 for the health difference)."""
+    range (the paper's health difference: the whole numbers -30 ... 30, as its CCDF has them)."""
     if thresholds is None:
         lo, hi = spec.objective_range
-        thresholds = np.arange(-30, 31) if (lo, hi) == OBJECTIVE_RANGE else np.linspace(lo, hi, 61)
+        paper = (lo, hi) == KNOWN_OBJECTIVE_RANGES["health_difference"]
+        thresholds = np.arange(int(lo), int(hi) + 1) if paper else np.linspace(lo, hi, 61)
     thresholds = np.asarray(thresholds)
     f = archive_arrays(archive)["objective"]
     share = (f[None, :] > thresholds[:, None]).sum(axis=1) / archive.cells * 100.0

@@ -12,22 +12,27 @@ A prediction reuses its parent's work: each elite keeps its card list and its fi
 pre-activation (the sum of its cards' rows), so a child costs its K removed and K added rows
 (K is 2 on average) instead of 30. The dense layers are dot products in float32 with
 reassociation allowed (vectorised), and ELU is a polynomial (_elu), not a call of expm1.
+
+The network, the value sources and the archive come as the named tuples of kernel_data.py.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
+from workers.engine.rng import GOLDEN
+
 from .inner_kernel import MAX_CHANGE, behavior_of, place_batch
 
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # splitmix64's increment
+_GAMMA = np.uint64(GOLDEN)  # SplitMix64's increment, the engine's stream's (workers/engine/rng.py)
+# SplitMix64's output multipliers: workers/engine/rng.py's _mix_of uses them as 32-bit halves.
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 
 
 @njit(inline="always")
-def _mix(z):
-    """splitmix64's output function: a well-spread 64-bit value from a counter."""
+def _splitmix64(z):
+    """SplitMix64's output function: a well-spread 64-bit value from a counter."""
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
@@ -37,7 +42,7 @@ def _mix(z):
 def _below(state, n):
     """(the next state, an integer uniform in [0, n))."""
     state += _GAMMA
-    return state, np.int64(np.float64(_mix(state) >> _S11) * (1.0 / 9007199254740992.0) * n)
+    return state, np.int64(np.float64(_splitmix64(state) >> _S11) * (1.0 / 9007199254740992.0) * n)
 
 
 @njit(inline="always")
@@ -45,7 +50,7 @@ def _change_size(state):
     """(the next state, K ~ Geometric(0.5) capped at MAX_CHANGE): one plus the number of
     trailing one bits of a random word, each bit a fair coin."""
     state += _GAMMA
-    bits, k = _mix(state), 1
+    bits, k = _splitmix64(state), 1
     while bits & np.uint64(1) and k < MAX_CHANGE:
         bits >>= np.uint64(1)
         k += 1
@@ -97,9 +102,9 @@ def _elu(x):
 
 
 @njit(fastmath={"reassoc", "contract"})
-def _elu_dense(h, w, b, out):
-    """out = b + w @ ELU(h), w (n_out, n_in): each output one dot product, whose sum may be
-    reordered (vectorised); the same order on every thread."""
+def _elu_poly_dense(h, w, b, out):
+    """out = b + w @ ELU(h) with the polynomial _elu, w (n_out, n_in): each output one dot
+    product, whose sum may be reordered (vectorised); the same order on every thread."""
     for i in range(h.shape[0]):
         h[i] = _elu(h[i])
     for o in range(w.shape[0]):
@@ -110,22 +115,23 @@ def _elu_dense(h, w, b, out):
 
 
 @njit(inline="always")
-def _predict(hidden, w1, b1, w2, b2, w3, b3, n_layers, h_a, h_b, out):
-    """The surrogate's forward pass from the first layer's pre-activation `hidden` (kept);
-    h_a, h_b scratch rows."""
-    if n_layers == 1:
+def _predict(hidden, net, h_a, h_b, out):
+    """The surrogate's forward pass (`net`, a Network) from the first layer's pre-activation
+    `hidden` (kept); h_a, h_b scratch rows."""
+    if net.n_layers == 1:
         out[:] = hidden
         return
+    b1, b2 = net.b1, net.b2
     h_a[:hidden.shape[0]] = hidden
-    _elu_dense(h_a[:hidden.shape[0]], w1, b1, h_b[:b1.shape[0]])
-    if n_layers == 2:
+    _elu_poly_dense(h_a[:hidden.shape[0]], net.w1, b1, h_b[:b1.shape[0]])
+    if net.n_layers == 2:
         out[:] = h_b[:b1.shape[0]]
         return
-    _elu_dense(h_b[:b1.shape[0]], w2, b2, h_a[:b2.shape[0]])
-    if n_layers == 3:
+    _elu_poly_dense(h_b[:b1.shape[0]], net.w2, b2, h_a[:b2.shape[0]])
+    if net.n_layers == 3:
         out[:] = h_a[:b2.shape[0]]
         return
-    _elu_dense(h_a[:b2.shape[0]], w3, b3, out)
+    _elu_poly_dense(h_a[:b2.shape[0]], net.w3, net.b3, out)
 
 
 @njit(cache=True, nogil=True)
@@ -143,22 +149,19 @@ def first_layers(solution, cells, w0, b0, cell_cards, cell_hidden):
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: the Dask client's threads go on meanwhile
-def run_steps(seeds, batch, limits, deck_size,
-              w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out,
-              kinds, indices, card_features,
-              dims, lower, interval, eps, bounds, n_bounds, centroids,
-              objective, solution, measures, targets, occupied, occ_list, n_occ,
-              cell_cards, cell_hidden):
-    """One step per seed: `batch` decks, each a mutation of a parent drawn uniformly from the
-    occupied cells as they were before the step, predicted, then all inserted in deck order.
-    `cell_cards`, `cell_hidden`: each elite's card list and first layer (first_layers), kept
-    up to date. Returns cells changed."""
-    width = max(b1.shape[0], b2.shape[0], b3.shape[0], 1)
+def run_steps(seeds, batch, limits, deck_size, net, sources, archive, cell_cards, cell_hidden):
+    """One step per seed on `archive` (a KernelArchive): `batch` decks, each a mutation of a
+    parent drawn uniformly from the occupied cells as they were before the step, predicted with
+    `net`, valued from `sources`, then all inserted in deck order. `cell_cards`, `cell_hidden`:
+    each elite's card list and first layer (first_layers), kept up to date. Returns cells changed."""
+    w0, b0 = net.w0, net.b0
+    solution, occ_list, n_occ = archive.solution, archive.occ_list, archive.n_occ
+    width = max(net.b1.shape[0], net.b2.shape[0], net.b3.shape[0], 1)
     decks = np.empty((batch, solution.shape[1]), dtype=solution.dtype)
     copies = np.empty((batch, deck_size), dtype=cell_cards.dtype)
     hidden = np.empty((batch, b0.shape[0]), dtype=np.float32)
-    preds = np.empty((batch, n_out), dtype=np.float32)
-    behavior = np.empty((batch, kinds.shape[0]), dtype=np.float64)
+    preds = np.empty((batch, net.n_out), dtype=np.float32)
+    behavior = np.empty((batch, sources.kinds.shape[0]), dtype=np.float64)
     h_a = np.empty((batch, max(width, b0.shape[0])), dtype=np.float32)
     h_b = np.empty((batch, width), dtype=np.float32)
     placed = np.empty(batch, dtype=np.int64)
@@ -166,16 +169,14 @@ def run_steps(seeds, batch, limits, deck_size,
     for s in range(seeds.shape[0]):
         parents = n_occ[0]
         for b in prange(batch):
-            state = _mix(seeds[s] + np.uint64(b) * _GAMMA)
+            state = _splitmix64(seeds[s] + np.uint64(b) * _GAMMA)
             state, pick = _below(state, parents)
             cell = occ_list[pick]
             _mutate(solution[cell], cell_cards[cell], cell_hidden[cell], limits, w0, state,
                     copies[b], decks[b], hidden[b])
-            _predict(hidden[b], w1, b1, w2, b2, w3, b3, n_layers, h_a[b], h_b[b], preds[b])
-            behavior_of(decks[b], preds[b], kinds, indices, card_features, deck_size, behavior[b])
-        changed += place_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds,
-                               centroids, objective, solution, measures, targets, occupied, occ_list, n_occ,
-                               placed)
+            _predict(hidden[b], net, h_a[b], h_b[b], preds[b])
+            behavior_of(decks[b], preds[b], sources, deck_size, behavior[b])
+        changed += place_batch(decks, preds, behavior, archive, placed)
         for b in range(batch):  # in deck order: a cell keeps its last newcomer's lists
             if placed[b] >= 0:
                 cell_cards[placed[b]] = copies[b]

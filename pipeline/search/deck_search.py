@@ -2,7 +2,7 @@
 assisted family (DSA-ME, LSA-ME, the (ad), offline and no-reset variants), with the state that
 a checkpoint holds and restores.
 
-Steady-state loop (algorithm.steady_state=true, surrogate kinds; docs/pipeline.md#overlap): the
+Steady-state loop (algorithm.steady_state=true, surrogate kinds; docs/pipeline.md#the-steady-state-loop): the
 workers' queue never runs dry. Each outer iteration trains on the evaluations submitted before
 it except the last `lag` decks (which are still being played), runs the inner loop and
 submits its batch behind them; the G initial random decks are followed at once by `lag` decks
@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..behavior_space import N_TARGETS, card_features
 from ..cluster.stops import stops_deferred
 from ..deck_space import DeckSpace
 from ..run_errors import CheckpointError
@@ -27,13 +28,12 @@ from ..state import checkpoint as ckpt
 from ..state.config import identity_hash
 from . import run_files
 from .archives import ArchiveSpec, SurrogateGrid, archive_arrays, make_archive, qd_metrics, restore_archive
-from ..behavior_space import card_features
 from .emitters import DeckMutationEmitter
 from .inner_loop import run_inner_loop
+from .kernel_data import ValueSources
 from .progress import progress_bar
 from .surrogate import Surrogate
 
-N_TARGETS = 12  # every real evaluation yields all 12 targets (workers.protocol.results.TARGET_NAMES)
 SOURCE_RANDOM, SOURCE_MUTATION, SOURCE_SURROGATE = 0, 1, 2
 IN_FLIGHT = "pending"  # the checkpoint group of the batches in flight (its name since version 1)
 LAG_SHARE = 0.04  # algorithm.lag=auto: this share of the budget in flight while the head node works
@@ -288,7 +288,8 @@ class Search:
                        unit="pred", unit_scale=True) as bar:
             run_inner_loop(self.space, self.surrogate.kernel_weights(), grid, self.rng,
                            int(inner.iterations), int(inner.batch_size), int(inner.initial), progress=bar,
-                           sources=(*self.behavior.sources(int(self.algo.targets)), card_features(self.space)),
+                           sources=ValueSources(*self.behavior.sources(int(self.algo.targets)),
+                                                card_features(self.space)),
                            mode=str(inner.mode), step_decks=int(inner.step_decks), threads=inner.threads)
         log["inner_loop_s"] = time.perf_counter() - start
         log["surrogate_elites"] = len(grid)
@@ -437,7 +438,7 @@ class Search:
 def steady_state_lag(algo) -> int:
     """algorithm.lag: a count of decks, or auto: LAG_SHARE of the budget (the paper's 10,000:
     400, which is 2 decks per slot of a 200-slot cluster, fewer than the 3 per slot that
-    docs/pipeline.md#overlap works out for this machine's head node: set it where that matters, as
+    docs/pipeline.md#the-steady-state-loop works out for this machine's head node: set it where that matters, as
     make scale does). A function of the algorithm's config alone, so a run gives the same archive
     on any cluster."""
     if algo.lag != "auto":
@@ -448,7 +449,7 @@ def steady_state_lag(algo) -> int:
 def steady_state_min_batch(algo, lag: int) -> int:
     """algorithm.min_batch: a count of decks, or auto: half the lag, so each outer iteration
     queues at least what the workers play while the head node makes the next one
-    (docs/pipeline.md#overlap)."""
+    (docs/pipeline.md#the-steady-state-loop)."""
     if algo.min_batch != "auto":
         return int(algo.min_batch)
     return lag // 2

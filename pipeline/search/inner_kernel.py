@@ -4,28 +4,33 @@ The inner loop is 100,000 sequential steps of 10 decks per outer iteration. In n
 step costs ~0.5 ms of per-call overhead (about 60 small array operations), twice the
 budget of 1,000,000 predictions in 30 s, so a step runs as one numba function over a block
 of steps. All random numbers are drawn beforehand by numpy from the run's generator, so the
-kernels are deterministic and the generator state stays checkpointable.
+kernels are deterministic and the generator state stays checkpointable. The network, the
+value sources and the archive come as the named tuples of kernel_data.py.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from ..behavior_space import FROM_DECK, FROM_PREDICTION
+
 MAX_CHANGE = 30  # K is capped at the deck size
 
 
 @njit(cache=True)
-def cell_of(m, dims, lower, interval, eps, bounds, n_bounds, centroids):
-    """The cell of measures `m`: with centroids (a CVT archive), the nearest centroid; with
-    boundaries (a sliding map), per measure the last boundary below it; else ribs'
-    GridArchive.index_of (same float operations, truncation, clip), row-major over the measures."""
-    if centroids.shape[0]:
-        return _nearest(m, centroids)
-    if n_bounds[0]:
-        return _sliding_cell(m, dims, bounds, n_bounds)
+def cell_of(m, archive):
+    """The cell of measures `m` in `archive` (a KernelArchive): with centroids (a CVT archive),
+    the nearest centroid; with boundaries (a sliding map), per measure the last boundary below
+    it; else ribs' GridArchive.index_of (same float operations, truncation, clip), row-major over
+    the measures."""
+    if archive.centroids.shape[0]:
+        return _nearest(m, archive.centroids)
+    dims = archive.dims
+    if archive.n_bounds[0]:
+        return _sliding_cell(m, dims, archive.bounds, archive.n_bounds)
     cell = 0
     for i in range(m.shape[0]):
-        g = np.int64(np.int32((dims[i] * (m[i] - lower[i]) + eps) / interval[i]))
+        g = np.int64(np.int32((dims[i] * (m[i] - archive.lower[i]) + archive.eps) / archive.interval[i]))
         cell = cell * dims[i] + min(max(g, 0), dims[i] - 1)
     return cell
 
@@ -52,18 +57,20 @@ def _nearest(m, centroids):
 
 
 @njit(cache=True)
-def behavior_of(counts, pred, kinds, indices, card_features, deck_size, out):
+def behavior_of(counts, pred, sources, deck_size, out):
     """The objective and measures of one deck (`out`): each from the surrogate's prediction or,
-    for a deck-level statistic, exactly from the deck (pipeline.behavior_space.BehaviorSpace.sources)."""
+    for a deck-level statistic, exactly from the deck (`sources`, a ValueSources:
+    pipeline.behavior_space.BehaviorSpace.sources)."""
+    kinds, indices, card_features = sources
     for v in range(kinds.shape[0]):
-        if kinds[v] == 0:
+        if kinds[v] == FROM_PREDICTION:
             out[v] = np.float64(pred[indices[v]])
-        elif kinds[v] == 1:
+        elif kinds[v] == FROM_DECK:
             total = 0.0
             for i in range(counts.shape[0]):
                 total += counts[i] * card_features[i, indices[v]]
             out[v] = total
-        else:  # the population variance of the deck's costs (column 0: cost)
+        else:  # FROM_COST_VARIANCE: the population variance of the deck's costs (column 0: cost)
             mean = 0.0
             for i in range(counts.shape[0]):
                 mean += counts[i] * card_features[i, 0]
@@ -75,8 +82,9 @@ def behavior_of(counts, pred, kinds, indices, card_features, deck_size, out):
 
 
 @njit(cache=True, fastmath=True)
-def _elu_dense(h, w, b):
-    """ELU on h, then the dense layer w (n_out, n_in), b: each output is one reduction."""
+def _elu_expm1_dense(h, w, b):
+    """ELU on h (by expm1), then the dense layer w (n_out, n_in), b: each output is one
+    reduction. (The batched kernel's _elu_poly_dense is the vectorised form.)"""
     for j in range(h.shape[0]):
         if h[j] < 0:
             h[j] = np.expm1(h[j])
@@ -90,55 +98,54 @@ def _elu_dense(h, w, b):
 
 
 @njit(cache=True, fastmath=True)
-def predict_one(counts, w0, b0, w1, b1, w2, b2, w3, b3, n_layers, out):
-    """Forward pass for one deck of a network of 1 (linear) to 4 (the MLP) layers with ELU
-    between layers. w0 is (n_in, n_out): the deck's at most 30 cards select and sum its
-    rows. Unused layers are passed as empty arrays (numba specialises on fixed arguments
-    far better than on a tuple of layers)."""
-    h = b0.copy()
+def predict_one(counts, net, out):
+    """Forward pass for one deck of `net` (a Network): the deck's at most 30 cards select and
+    sum w0's rows, then each further layer after an ELU. The layers are fields, not a
+    sequence: numba specialises on each one far better than on a loop over a tuple of layers."""
+    w0 = net.w0
+    h = net.b0.copy()
     for i in range(w0.shape[0]):
         c = np.float32(counts[i])
         if c != 0:
             for j in range(h.shape[0]):
                 h[j] += c * w0[i, j]
-    if n_layers > 1:
-        h = _elu_dense(h, w1, b1)
-    if n_layers > 2:
-        h = _elu_dense(h, w2, b2)
-    if n_layers > 3:
-        h = _elu_dense(h, w3, b3)
+    if net.n_layers > 1:
+        h = _elu_expm1_dense(h, net.w1, net.b1)
+    if net.n_layers > 2:
+        h = _elu_expm1_dense(h, net.w2, net.b2)
+    if net.n_layers > 3:
+        h = _elu_expm1_dense(h, net.w3, net.b3)
     for j in range(h.shape[0]):
         out[j] = h[j]
 
 
 @njit(cache=True)
-def predict_batch(decks, w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out):
-    out = np.empty((decks.shape[0], n_out), dtype=np.float32)
+def predict_batch(decks, net):
+    out = np.empty((decks.shape[0], net.n_out), dtype=np.float32)
     for b in range(decks.shape[0]):
-        predict_one(decks[b], w0, b0, w1, b1, w2, b2, w3, b3, n_layers, out[b])
+        predict_one(decks[b], net, out[b])
     return out
 
 
 @njit(cache=True)
-def insert_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds, centroids,
-                 objective, solution, measures, targets, occupied, occ_list, n_occ):
+def insert_batch(decks, preds, behavior, archive):
     """ribs' insertion rule (place_batch); returns cells changed."""
-    return place_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds, centroids,
-                       objective, solution, measures, targets, occupied, occ_list, n_occ,
-                       np.empty(decks.shape[0], dtype=np.int64))
+    return place_batch(decks, preds, behavior, archive, np.empty(decks.shape[0], dtype=np.int64))
 
 
 @njit(cache=True)
-def place_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds, centroids,
-                objective, solution, measures, targets, occupied, occ_list, n_occ, placed):
-    """ribs' insertion rule: an entry enters its cell only with a strictly higher objective;
-    in batch order, so among equal best newcomers the first one wins. `behavior` holds each
-    deck's objective and measures, `preds` what the surrogate predicted (kept as its targets).
-    `placed[b]`: the cell deck b entered, or -1. Returns cells changed."""
+def place_batch(decks, preds, behavior, archive, placed):
+    """ribs' insertion rule into `archive` (a KernelArchive): an entry enters its cell only with
+    a strictly higher objective; in batch order, so among equal best newcomers the first one
+    wins. `behavior` holds each deck's objective and measures, `preds` what the surrogate
+    predicted (kept as its targets). `placed[b]`: the cell deck b entered, or -1. Returns cells
+    changed."""
+    objective, solution, measures, targets = archive.objective, archive.solution, archive.measures, archive.targets
+    occupied, occ_list, n_occ = archive.occupied, archive.occ_list, archive.n_occ
     changed = 0
     for b in range(decks.shape[0]):
         f = behavior[b, 0]
-        cell = cell_of(behavior[b, 1:], dims, lower, interval, eps, bounds, n_bounds, centroids)
+        cell = cell_of(behavior[b, 1:], archive)
         placed[b] = -1
         if f > objective[cell]:
             if not occupied[cell]:
@@ -157,10 +164,10 @@ def place_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bo
 
 
 @njit(cache=True)
-def behavior_batch(decks, preds, kinds, indices, card_features, deck_size):
-    out = np.empty((decks.shape[0], kinds.shape[0]), dtype=np.float64)
+def behavior_batch(decks, preds, sources, deck_size):
+    out = np.empty((decks.shape[0], sources.kinds.shape[0]), dtype=np.float64)
     for b in range(decks.shape[0]):
-        behavior_of(decks[b], preds[b], kinds, indices, card_features, deck_size, out[b])
+        behavior_of(decks[b], preds[b], sources, deck_size, out[b])
     return out
 
 
@@ -198,24 +205,21 @@ def mutate_one(parent, limits, k, u_remove, u_add, deck_size, out):
 
 
 @njit(cache=True, nogil=True)  # the Dask client and scheduler threads go on meanwhile
-def run_block(u_parent, ks, u_remove, u_add, limits, deck_size,
-              w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out,
-              kinds, indices, card_features,
-              dims, lower, interval, eps, bounds, n_bounds, centroids,
-              objective, solution, measures, targets, occupied, occ_list, n_occ):
-    """Steps of the inner loop: draw parents uniformly from the occupied cells, mutate,
-    predict, insert; each step's batch is built from the archive as it was before it."""
+def run_block(u_parent, ks, u_remove, u_add, limits, deck_size, net, sources, archive):
+    """Steps of the inner loop on `archive` (a KernelArchive): draw parents uniformly from the
+    occupied cells, mutate, predict with `net`, take the objective and measures from `sources`,
+    insert; each step's batch is built from the archive as the step before left it."""
     n_steps, batch = u_parent.shape
+    solution, occ_list, n_occ = archive.solution, archive.occ_list, archive.n_occ
     decks = np.empty((batch, solution.shape[1]), dtype=solution.dtype)
-    behavior = np.empty((batch, kinds.shape[0]), dtype=np.float64)
+    behavior = np.empty((batch, sources.kinds.shape[0]), dtype=np.float64)
     changed = 0
     for s in range(n_steps):
         for b in range(batch):
             parent = solution[occ_list[int(u_parent[s, b] * n_occ[0])]]
             mutate_one(parent, limits, ks[s, b], u_remove[s, b], u_add[s, b], deck_size, decks[b])
-        preds = predict_batch(decks, w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out)
+        preds = predict_batch(decks, net)
         for b in range(batch):
-            behavior_of(decks[b], preds[b], kinds, indices, card_features, deck_size, behavior[b])
-        changed += insert_batch(decks, preds, behavior, dims, lower, interval, eps, bounds, n_bounds,
-                                centroids, objective, solution, measures, targets, occupied, occ_list, n_occ)
+            behavior_of(decks[b], preds[b], sources, deck_size, behavior[b])
+        changed += insert_batch(decks, preds, behavior, archive)
     return changed

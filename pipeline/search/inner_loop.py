@@ -11,22 +11,24 @@ import time
 import numba
 import numpy as np
 
+from ..behavior_space import FROM_PREDICTION
 from ..cluster.local import usable_cores
 from ..deck_space import DeckSpace
 from .archives import SurrogateGrid
 from .batched_kernel import first_layers, run_steps
 from .inner_kernel import MAX_CHANGE, behavior_batch, predict_batch, run_block
+from .kernel_data import Network, ValueSources
 
 MODES = ("serial", "batched")
 
 
-def run_inner_loop(space: DeckSpace, weights: tuple[tuple, tuple], grid: SurrogateGrid,
+def run_inner_loop(space: DeckSpace, weights: Network, grid: SurrogateGrid,
                    rng: np.random.Generator, iterations: int, batch_size: int, initial: int,
-                   progress=None, block: int = 1000, sources: tuple | None = None, *,
+                   progress=None, block: int = 1000, sources: ValueSources | None = None, *,
                    mode: str = "serial", step_decks: int = 1000, threads: int | None = None) -> int:
     """Run `iterations` steps of `batch_size` decks' worth of predictions on `grid`; returns the
-    predictions made. `sources`: where each deck's objective and measures come from, (kinds,
-    indices, card_features) as behavior_space.BehaviorSpace.sources and
+    predictions made. `weights`: the surrogate's (Surrogate.kernel_weights). `sources`: where
+    each deck's objective and measures come from, as behavior_space.BehaviorSpace.sources and
     behavior_space.card_features give them (default: the surrogate's first outputs, the
     objective then the measures). `threads`: the batched mode's cores (default all).
 
@@ -40,7 +42,8 @@ def run_inner_loop(space: DeckSpace, weights: tuple[tuple, tuple], grid: Surroga
         raise ValueError(f"algorithm.inner.mode must be one of {MODES}, got {mode!r}")
     if sources is None:
         values = 1 + len(grid.dims)
-        sources = (np.zeros(values, np.int64), np.arange(values, dtype=np.int64), np.zeros((space.size, 4)))
+        sources = ValueSources(np.full(values, FROM_PREDICTION, np.int64), np.arange(values, dtype=np.int64),
+                               np.zeros((space.size, 4)))
     total = iterations * batch_size
     empty = len(grid) == 0  # no parents to mutate: random decks first
     if mode == "serial":
@@ -51,9 +54,9 @@ def run_inner_loop(space: DeckSpace, weights: tuple[tuple, tuple], grid: Surroga
         step, random_decks = step_decks, min(max(initial, 1), total) if empty else 0
     for count in np.diff(np.r_[0:random_decks:step, random_decks]) if random_decks else ():
         decks = space.random_decks(rng, int(count))
-        predictions = predict_batch(decks, *weights)
+        predictions = predict_batch(decks, weights)
         grid.add(decks, predictions.astype(np.float64),
-                 behavior_batch(decks, predictions, *sources, space.deck_size))
+                 behavior_batch(decks, predictions, sources, space.deck_size))
     if progress is not None:
         progress.update(random_decks)
     if mode == "serial":
@@ -70,7 +73,7 @@ def _serial_chain(space, weights, grid, rng, steps, batch_size, block, sources, 
         ks = np.minimum(rng.geometric(0.5, size=(n, batch_size)), MAX_CHANGE)
         run_block(rng.random((n, batch_size)), ks, rng.random((n, batch_size, MAX_CHANGE)),
                   rng.random((n, batch_size, MAX_CHANGE)), space.limits, space.deck_size,
-                  *weights, *sources, *grid.kernel_args())
+                  weights, sources, grid.kernel_archive())
         done += n
         if progress is not None:
             progress.update(n * batch_size)
@@ -87,9 +90,9 @@ def _batched_steps(space, weights, grid, rng, decks, step_decks, sources, progre
     thread count, the first two calls time all the cores and one, and each later call takes
     the count whose last call was faster: each step ends when its slowest thread does, so on
     cores busy with other work (local workers playing games) one thread beats several (0.5 s
-    against 7 s for 1,000,000 predictions on this 2-core machine with its cores busy). No
+    against 7 s for 1,000,000 predictions on a 2-core machine with its cores busy). No
     result depends on the count."""
-    w0, b0 = weights[:2]
+    w0, b0 = weights.w0, weights.b0
     cell_cards = np.zeros((len(grid.objective), space.deck_size), np.int64)
     cell_hidden = np.zeros((len(grid.objective), len(b0)), np.float32)
     first_layers(grid.solution, grid.occ_list[:len(grid)], w0, b0, cell_cards, cell_hidden)
@@ -108,7 +111,7 @@ def _batched_steps(space, weights, grid, rng, decks, step_decks, sources, progre
             numba.set_num_threads(using)
             start = time.perf_counter()
             run_steps(rng.bit_generator.random_raw(int(n)).astype(np.uint64), int(size), space.limits,
-                      space.deck_size, *weights, *sources, *grid.kernel_args(), cell_cards, cell_hidden)
+                      space.deck_size, weights, sources, grid.kernel_archive(), cell_cards, cell_hidden)
             seconds_per_deck[using] = (time.perf_counter() - start) / (size * n)  # the latest: load comes and goes
             if progress is not None:
                 progress.update(int(size * n))

@@ -1,9 +1,10 @@
 """Strategy search: ribs' CMA-ME over the evaluated player's network weights, the deck fixed.
 
 The paper trained the 109 weights of the evaluated Rogue player's score this way (see
-PROTOCOL.md, "Player strategy training"): a GridArchive over the weights with the deck
-search's two measures, `strategy_search.emitters` EvolutionStrategyEmitters with CMA-ES and
-improvement ranking, under a ribs Scheduler's ask/tell loop. Each candidate is scored by the
+PROTOCOL.md, "Player strategy training"): a GridArchive over the weights on the run's behaviour
+space (archive.*: objective, 1 to 3 measures, dims, ranges; the paper's turns and hand size by
+default), `strategy_search.emitters` EvolutionStrategyEmitters with CMA-ES and improvement
+ranking, under a ribs Scheduler's ask/tell loop. Each candidate is scored by the
 protocol's evaluation of the fixed deck with the candidate as the evaluated player's score
 (its weights travel to the workers in the task, so no file is needed on any machine).
 
@@ -25,6 +26,7 @@ import numpy as np
 
 from workers import DATA
 
+from ..behavior_space import N_TARGETS, BehaviorSpace
 from ..deck_space import DeckSpace
 from ..run_errors import CheckpointError
 from ..state import checkpoint as ckpt
@@ -33,7 +35,6 @@ from . import run_files
 from .archives import ArchiveSpec, archive_arrays, qd_metrics
 from .progress import progress_bar
 
-N_TARGETS = 12
 LAYER_SIZES = (15, 5, 4, 1)  # the evaluated player's network (workers/players/scores.py)
 N_WEIGHTS = sum(a * b for a, b in zip(LAYER_SIZES, LAYER_SIZES[1:])) + sum(LAYER_SIZES[1:])
 EVALUATIONS, ARCHIVE, GROUPS = ckpt.STRATEGY_EVALUATIONS, ckpt.STRATEGY_ARCHIVE, ckpt.STRATEGY_GROUPS
@@ -241,7 +242,7 @@ class StrategySearch:
                                 f"CMA-ME strategy search: {self.evaluations} evaluations")
         elites = ranked_elites(self.archive)
         write_json(self.run_dir / BEST_FILE, self._document(elites[0], "best"))
-        write_best_table(self.run_dir, elites[: int(self.cfg.report.best_decks)])
+        write_best_table(self.run_dir, elites[: int(self.cfg.report.best_decks)], self.spec.behavior)
         if final and self.cfg.report.strategy_elites:
             self.write_elites(elites)
 
@@ -250,7 +251,7 @@ class StrategySearch:
         folder = self.run_dir / ELITES_DIR
         ckpt.make_private_dir(folder)
         for e in elites:
-            write_json(folder / f"cell_{e['cell'][0]:03d}_{e['cell'][1]:03d}.json",
+            write_json(folder / ("cell_" + "_".join(f"{c:03d}" for c in e["cell"]) + ".json"),
                        self._document(e, f"elite of cell {tuple(e['cell'])}"))
 
     def _document(self, elite: dict, what: str) -> dict:
@@ -288,12 +289,14 @@ def ranked_elites(archive) -> list[dict]:
              "cell": [int(c) for c in np.unravel_index(int(data["index"][i]), dims)]} for i in order]
 
 
-def write_best_table(run_dir: Path, elites: list[dict]) -> None:
+def write_best_table(run_dir: Path, elites: list[dict], behavior: BehaviorSpace) -> None:
+    names = [name.replace("_", " ") for name in behavior.measures]
     lines = ["# Best strategies of the archive", "",
-             "| rank | health difference | win rate | turns | hand size | evaluation | cell |",
-             "|---:|---:|---:|---:|---:|---:|---|"]
-    lines += [f"| {r} | {e['objective']:+.2f} | {e['win_rate']:.1%} | {e['measures'][0]:.2f} | "
-              f"{e['measures'][1]:.2f} | {e['eval_id']} | {tuple(e['cell'])} |" for r, e in enumerate(elites, 1)]
+             f"| rank | {behavior.objective.replace('_', ' ')} | win rate | {' | '.join(names)} | evaluation | cell |",
+             "|---:|---:|---:|" + "---:|" * len(names) + "---:|---|"]
+    lines += [f"| {r} | {e['objective']:+.2f} | {e['win_rate']:.1%} | "
+              + "".join(f"{m:.2f} | " for m in e["measures"]) + f"{e['eval_id']} | {tuple(e['cell'])} |"
+              for r, e in enumerate(elites, 1)]
     run_files._replace(Path(run_dir) / BEST_MD, lambda tmp: Path(tmp).write_text("\n".join(lines) + "\n"))
 
 

@@ -20,6 +20,7 @@ from torch import nn
 from workers.learning import training
 
 from ..run_errors import ConfigError
+from .kernel_data import Network
 
 # The protocol's MLP (27,800 weights, batches of 64) is far too small for more CPU threads to
 # pay: one thread trains it fastest (2.1 s against 39 s with two on a loaded 2-core machine)
@@ -141,10 +142,9 @@ class Surrogate:
         pred = self.predict(x)
         return float(np.mean((pred - np.asarray(y)[:, :self.n_targets]) ** 2))
 
-    def kernel_weights(self) -> tuple:
-        """The current weights as the argument list of inner_kernel.predict_batch:
-        (w0, b0, w1, b1, w2, b2, w3, b3, n_layers, n_out), float32; the first layer as
-        (n_in, n_out), the others as (n_out, n_in); missing layers as empty arrays."""
+    def kernel_weights(self) -> Network:
+        """The current weights as the kernels take them (kernel_data.Network), float32; the
+        first layer as (n_in, n_out), the others as (n_out, n_in); missing layers as empty arrays."""
         linears = [m for m in self.model if isinstance(m, nn.Linear)]
         if not 1 <= len(linears) <= 4:
             raise ConfigError(f"the inner-loop kernel takes 1 to 4 layers, the model has {len(linears)}")
@@ -156,7 +156,7 @@ class Surrogate:
                          linears[i].bias.detach().cpu().numpy().astype(np.float32)]
             else:
                 args += [np.zeros((0, 0), np.float32), np.zeros(0, np.float32)]
-        return (*args, len(linears), self.n_targets)
+        return Network(*args, len(linears), self.n_targets)
 
     # --- checkpointing -------------------------------------------------------------------
     def state_bytes(self) -> bytes:

@@ -20,7 +20,8 @@ from omegaconf.errors import OmegaConfBaseException
 
 from workers.engine.class_pools import DECK_SIZE, HERO_CLASSES  # both engines play 30-card decks
 
-from ..behavior_space import KNOWN_OBJECTIVE_RANGES, STATISTICS
+from ..behavior_space import (DEFAULT_DIMS, DEFAULT_MEASURES, DEFAULT_OBJECTIVE, DEFAULT_RANGES,
+                               KNOWN_OBJECTIVE_RANGES, STATISTICS)
 from ..cluster.local import usable_cores
 from ..run_errors import ConfigError
 from ..stat_overrides import check_entries
@@ -138,12 +139,13 @@ class StrategySearchCfg:
 
 @dataclass
 class ArchiveCfg:
-    objective: str = "health_difference"  # a statistic's name (pipeline/search/behavior.py: STATISTICS)
-    measures: list[str] = field(default_factory=lambda: ["turns", "hand_size"])  # 1 to 3 names
+    # The defaults are the paper's space (pipeline/behavior_space.py, DEFAULT_*).
+    objective: str = DEFAULT_OBJECTIVE  # a statistic's name (pipeline/behavior_space.py: STATISTICS)
+    measures: list[str] = field(default_factory=lambda: list(DEFAULT_MEASURES))  # 1 to 3 names
     objective_range: Optional[list[float]] = None  # for the QD-score; null: known for health_difference, win_rate
     type: str = "grid"  # grid | sliding (Fontaine et al. 2019) | cvt (pyribs' CVTArchive)
-    dims: list[int] = field(default_factory=lambda: [40, 40])
-    ranges: list[list[float]] = field(default_factory=lambda: [[5.0, 15.0], [1.0, 7.0]])
+    dims: list[int] = field(default_factory=lambda: list(DEFAULT_DIMS))
+    ranges: list[list[float]] = field(default_factory=lambda: [list(r) for r in DEFAULT_RANGES])
     start_dims: Optional[list[int]] = None  # sliding: cells per measure at the start (null: dims)
     remap_every: Optional[int] = None  # sliding: evaluations between redraws of the boundaries
     cells: Optional[int] = None  # cvt: centroids
@@ -255,7 +257,7 @@ PATHS = ("run_dir", "deck_file", "deck_space.pool", "opponents.path", "algorithm
          "engine.path", "strategy_search.deck")
 # Keys added after the first runs (November 2026: behaviour spaces, card changes as data), per
 # section with their defaults: at their defaults they leave a run's identity as it was.
-KEYS_ADDED = {"archive": {"objective": "health_difference", "measures": ["turns", "hand_size"],
+KEYS_ADDED = {"archive": {"objective": DEFAULT_OBJECTIVE, "measures": list(DEFAULT_MEASURES),
                           "objective_range": None, "type": "grid", "start_dims": None, "remap_every": None,
                           "cells": None},
               "deck_space": {"stat_overrides": []},

@@ -5,11 +5,13 @@ import json
 import numpy as np
 import pytest
 
-from pipeline.behavior_space import STATISTICS, BehaviorSpace, card_features
+from pipeline.behavior_space import (FROM_COST_VARIANCE, FROM_DECK, FROM_PREDICTION, STATISTICS, BehaviorSpace,
+                                     card_features)
 from pipeline.deck_space import DeckSpace
 from pipeline.run_errors import ConfigError
 from pipeline.search.archives import ArchiveSpec, SurrogateGrid
 from pipeline.search.inner_kernel import behavior_batch
+from pipeline.search.kernel_data import ValueSources
 from pipeline.state.config import validate
 from workers.protocol.evaluate import deck_stats
 
@@ -28,8 +30,8 @@ def test_deck_level_statistics_in_the_inner_loop_are_the_decks_own(space):
     names = ("deck_mana_variance", "num_minions", "dust", "deck_mana_sum")
     behavior = BehaviorSpace("num_spells", names[:3])
     kinds, indices = behavior.sources(3)
-    assert list(kinds) == [1, 2, 1, 1]  # nothing of them is taken from the prediction
-    got = behavior_batch(decks, np.zeros((50, 4), np.float32), kinds, indices, card_features(space),
+    assert list(kinds) == [FROM_DECK, FROM_COST_VARIANCE, FROM_DECK, FROM_DECK]  # none from the prediction
+    got = behavior_batch(decks, np.zeros((50, 4), np.float32), ValueSources(kinds, indices, card_features(space)),
                          space.deck_size)
     for deck, row in zip(decks, got):
         engine = deck_stats(space.decode(deck))
@@ -43,7 +45,7 @@ def test_predicted_statistics_come_from_the_surrogates_outputs(space):
     three = BehaviorSpace("win_rate", ("mana_spent_per_turn", "num_minions"), (0.0, 1.0))
     assert [STATISTICS[c] for c in three.surrogate_columns(3)] == ["win_rate", "mana_spent_per_turn", "num_minions"]
     kinds, indices = three.sources(3)
-    assert list(kinds) == [0, 0, 1] and list(indices[:2]) == [0, 1]
+    assert list(kinds) == [FROM_PREDICTION, FROM_PREDICTION, FROM_DECK] and list(indices[:2]) == [0, 1]
     kinds, indices = three.sources(12)  # the (ad) variants predict all 12 targets
     assert list(indices[:2]) == [STATISTICS.index("win_rate"), STATISTICS.index("mana_spent_per_turn")]
 

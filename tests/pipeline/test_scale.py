@@ -15,7 +15,7 @@ from workers.protocol.chunk_sums import ChunkSums
 
 from .helpers import ROOT, wait_for
 
-LINE = re.compile(r"^scale N=(\d+) overlap=(on|off): busy_share ([\d.]+), evaluations_per_hour (\d+), "
+LINE = re.compile(r"^scale N=(\d+) steady_state=(on|off): busy_share ([\d.]+), evaluations_per_hour (\d+), "
                   r"head_s_per_iteration ([\d.]+), scheduler_ms_per_task ([\d.]+), head_cpu_ms_per_task ([\d.]+), "
                   r"head_cpu_s_per_iteration ([\d.]+), driver_peak_mib (\d+), "
                   r"paper_trial_h ([\d.]+)$")
@@ -35,7 +35,7 @@ def test_make_scale_on_a_small_n_prints_a_line_per_mode(tmp_path):
     for m in lines:
         assert 0 < float(m.group(3)) <= 1.0 and int(m.group(4)) > 0 and float(m.group(5)) > 0
     for mode in ("off", "on"):  # real runs: a checkpoint holding every evaluation
-        assert (tmp_path / "runs" / f"N6-overlap-{mode}" / "checkpoint.h5").is_file()
+        assert (tmp_path / "runs" / f"N6-steady_state-{mode}" / "checkpoint.h5").is_file()
 
 
 def _table(tmp_path):

@@ -113,6 +113,48 @@ def test_elites_on_request_and_the_report(tmp_path, reference):
     assert (out / "strategy_progress.png").is_file() and not (out / "table1.md").exists()
 
 
+@pytest.mark.parametrize("space", [
+    ("archive.measures=[mana_spent_per_turn,cards_drawn_per_turn]", "archive.ranges=[[0,10],[0,5]]"),
+    ("archive.measures=[turns,hand_size,mana_spent_per_turn]", "archive.dims=[10,10,10]",
+     "archive.ranges=[[5,15],[1,7],[0,10]]", "archive.objective=win_rate"),
+], ids=["other-measures", "three-measures"])
+def test_a_strategy_run_of_another_space_is_reported_on_its_own_space(tmp_path, space):
+    """The strategy search and its report follow archive.*: the run's measures, ranges and
+    objective name the table, the best strategies and the heatmap's axes (over the first two
+    measures, as the deck search's), not the paper's turns and hand size."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from pipeline.behavior_space import describe
+    from pipeline.report.figures import draw_archive
+    from pipeline.report.strategy import load_strategy_run
+    run_dir = tmp_path / "run"
+    _run("cluster.n_workers=1", "algorithm.budget=18", *space, run_dir=run_dir)  # one iteration
+    run = load_strategy_run(run_dir)
+    measures, objective = run.spec.behavior.measures, run.spec.behavior.objective
+    assert len(run.archive["index"]) > 0
+    best = (run_dir / "best_strategies.md").read_text().splitlines()[2]
+    assert best == (f"| rank | {objective.replace('_', ' ')} | win rate | "
+                    + " | ".join(m.replace("_", " ") for m in measures) + " | evaluation | cell |")
+    fig, ax = plt.subplots()
+    image = draw_archive(ax, run.archive, run.spec)
+    assert ax.get_xlabel() == describe(measures[0]) and ax.get_ylabel().startswith(describe(measures[1]))
+    assert tuple(image.get_extent()) == (*run.spec.ranges[0], *run.spec.ranges[1])
+    assert image.get_clim() == run.spec.objective_range
+    plt.close(fig)
+    out = tmp_path / "report"
+    done = subprocess.run([sys.executable, "-m", "pipeline.report", str(run_dir), "--out", str(out)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    table = (out / "strategy_runs.md").read_text()
+    lo, hi = run.spec.objective_range
+    assert f"objective {describe(objective)} on [{lo:g}, {hi:g}]" in table and f"Best {describe(objective)}" in table
+    for m, (a, b) in zip(measures, run.spec.ranges):
+        assert f"{describe(m)} on [{a:g}, {b:g}]" in table
+    assert (out / "strategy_heatmaps.png").stat().st_size > 1000
+
+
 def test_the_deck_search_uses_a_trained_weights_file(tmp_path, reference):
     """The same decks played with the trained weights and with the reference weights give
     different results: the file reaches the workers."""

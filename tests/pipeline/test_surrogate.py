@@ -38,7 +38,7 @@ def test_training_learns_and_the_kernel_predicts_like_torch(space, kind):
     stats = model.fit(x, y, np.random.default_rng(0))
     assert model.mse(x, y) < before / 5
     assert stats["val_mse"] > 0
-    kernel = predict_batch(x[:200], *model.kernel_weights())
+    kernel = predict_batch(x[:200], model.kernel_weights())
     assert np.allclose(kernel, model.predict(x[:200]), rtol=1e-4, atol=1e-3)
 
 

@@ -205,11 +205,11 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                 if recorder is not None:
                     recorder.start_game(g_index, opponent_index)
                 try:
-                    g, tally = play_one_game(deck, opponents[opponent_index], seed_now, player=player,
-                                             strategy=strategy, stat_overrides=stat_overrides,
-                                             beam_depth=beam_depth, beam_width=beam_width,
-                                             hero_class=hero_class, hide_deck_order=hide_deck_order,
-                                             recorder=recorder)
+                    g, counters = play_one_game(deck, opponents[opponent_index], seed_now, player=player,
+                                                strategy=strategy, stat_overrides=stat_overrides,
+                                                beam_depth=beam_depth, beam_width=beam_width,
+                                                hero_class=hero_class, hide_deck_order=hide_deck_order,
+                                                recorder=recorder)
                 except Exception as exc:  # an engine bug: record it so the try can be replayed
                     where = traceback.extract_tb(exc.__traceback__)[-1]
                     records.append(GameRecord(g_index, opponent_index, seed_now, False, 0, 0, 0, 0, 0, 0,
@@ -220,10 +220,10 @@ def play_games(deck: Sequence[str], game_indices: Sequence[int], seed: int, *,
                 records.append(GameRecord(
                     game_index=g_index, opponent_index=opponent_index, seed=seed_now,
                     won=g.winner == 0, own_health=own.hero.health, enemy_health=enemy.hero.health,
-                    turns=own.turns, hand_size_sum=tally.hand_size_sum, minion_damage=tally.minion_damage,
-                    cards_drawn=tally.cards_drawn, mana_spent=tally.mana_spent,
-                    mana_available=tally.mana_available, hand_size_start_sum=tally.hand_size_start_sum,
-                    card_plays=_own_plays(tally.card_plays, own_cards)))
+                    turns=own.turns, hand_size_sum=counters.hand_size_sum, minion_damage=counters.minion_damage,
+                    cards_drawn=counters.cards_drawn, mana_spent=counters.mana_spent,
+                    mana_available=counters.mana_available, hand_size_start_sum=counters.hand_size_start_sum,
+                    card_plays=_own_plays(counters.card_plays, own_cards)))
                 break
         return records
 
