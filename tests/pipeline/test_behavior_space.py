@@ -97,7 +97,8 @@ def test_a_run_names_its_measures_everywhere_and_another_space_cannot_resume_it(
     minions = [deck_stats(decks.decode(d))["num_minions"] for d in state["archive"]["solution"]]
     assert np.array_equal(measures[:, 1], minions)  # the exact deck statistic, not a prediction
     page = (tmp_path / "archive.html").read_text()
-    assert "mana spent per turn" in page and "minion cards" in page and "average hand size" not in page
+    axes = '"measures":["mana spent per turn","minion cards"]'  # the axes (the results list names every target)
+    assert axes in page and '"fitness":"health difference"' in page
     best = json.loads((tmp_path / "best_decks.json").read_text())
     assert "num minions" in (tmp_path / "best_decks.md").read_text() and len(best[0]["measures"]) == 2
     done = run_pipeline("archive.measures=[mana_spent_per_turn,num_spells]", "archive.ranges=[[0,10],[0,30]]",
