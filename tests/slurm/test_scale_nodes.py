@@ -26,7 +26,7 @@ def test_scale_on_the_three_host_cluster_prints_its_line(shared, tmp_path):
                                                                     "SLURM_NODES_DIR": str(NODES_DIR)})
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("scale ")]
-    assert len(lines) == 1 and lines[0].startswith("scale N=4 overlap=on slurm: "), done.stdout
+    assert len(lines) == 1 and lines[0].startswith("scale N=4 steady_state=on slurm: "), done.stdout
     assert LINE.match(lines[0].replace(" slurm:", ":")), lines[0]
     figures, = json.loads((tmp_path / "scale.json").read_text())
     assert figures["slurm"] and figures["evaluations"] == 40 and 0 < figures["busy_share"] <= 1
@@ -35,4 +35,4 @@ def test_scale_on_the_three_host_cluster_prints_its_line(shared, tmp_path):
     assert len(logs) == 2, logs
     hosts = {m for log in logs for m in re.findall(r"Start worker at: +tls://([\d.]+):", log.read_text())}
     assert len(hosts) == 2, hosts
-    assert (runs / "N4-overlap-on-slurm" / "checkpoint.h5").is_file()
+    assert (runs / "N4-steady_state-on-slurm" / "checkpoint.h5").is_file()
