@@ -14,7 +14,7 @@ from .local import open_local
 from .security import close_or_announce_dashboard, one_line_request_errors
 from .slurm import fault_settings, open_slurm
 from .stops import close_quietly, stop_on_signals
-from .worker_watch import WorkerWatch
+from .worker_watch import WorkerWatch, scheduler_workers
 
 
 @contextlib.contextmanager
@@ -46,7 +46,7 @@ def _open_address(cfg, stack):
     stack.callback(close_quietly, client.close)
     # Nothing replaces a worker of this scheduler (an srun task whose node went down): say each
     # one lost, with its node, and stop a run that has none left.
-    watch = WorkerWatch(lambda: client.scheduler_info(n_workers=-1)["workers"], every=settings["watch_every_s"],
+    watch = WorkerWatch(lambda: scheduler_workers(client), every=settings["watch_every_s"],
                         lost_after=settings["lost_job_after_s"])
     watch.start()
     stack.callback(watch.stop)  # before the client closes

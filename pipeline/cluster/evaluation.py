@@ -14,6 +14,7 @@ from workers.protocol.chunk_sums import summarize_chunks
 from ..deck_space import DeckSpace
 from ..run_errors import ConfigError, EvaluationError
 from .worker_tasks import EngineLoader, play_chunk
+from .worker_watch import scheduler_workers
 
 
 def evaluation_seed(run_seed: int, eval_id: int) -> int:
@@ -111,7 +112,7 @@ class EvaluationClient:
         return [list(range(s, min(s + size, self.games))) for s in range(0, self.games, size)]
 
     def workers(self) -> int:
-        return max(sum(w["nthreads"] for w in self.dask.scheduler_info()["workers"].values()), 1)
+        return max(sum(w["nthreads"] for w in scheduler_workers(self.dask).values()), 1)
 
     def evaluate(self, decks: np.ndarray, eval_ids: np.ndarray, progress=None, strategies=None) -> list:
         """EvaluationResult of each deck, in the order given. `strategies`: per deck, the

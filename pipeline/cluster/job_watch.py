@@ -39,17 +39,30 @@ def squeue_states(job_ids) -> dict[str, tuple[str, str]] | None:
     return {job: (state, node) for job, state, node in rows if job in wanted}
 
 
+# While SLURM ends a job (its processes killed, the epilog run) squeue and scontrol (22.05) print
+# COMPLETING, not the state it ends in; the reason it ended is already set: the state each reason
+# ends a job in. A worker killed at its walltime was said "ended (COMPLETING)" when the watch
+# looked in those seconds (KillWait and more under load), "ended (TIMEOUT, TimeLimit)" after them.
+ENDED_BY_REASON = {"TimeLimit": "TIMEOUT", "NodeDown": "NODE_FAIL", "OutOfMemory": "OUT_OF_MEMORY",
+                   "NonZeroExitCode": "FAILED", "RaisedSignal": "FAILED"}
+
+
+def job_ending(scontrol_line: str) -> str:
+    """'<state>, <reason>' from one line of `scontrol -o show job` ('' without a JobState); a job
+    still COMPLETING is named by the state its reason ends it in (ENDED_BY_REASON), where known."""
+    fields = dict(f.split("=", 1) for f in scontrol_line.split() if "=" in f)
+    state, reason = fields.get("JobState", ""), fields.get("Reason", "None")
+    if state == ENDING:
+        state = ENDED_BY_REASON.get(reason, state)
+    return f"{state}, {reason}" if state and reason not in ("None", "") else state
+
+
 def ended_state(job_id: str) -> str:
-    """How SLURM says job `job_id` ended (TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, CANCELLED, FAILED,
-    COMPLETED ...), '' if it no longer knows."""
+    """How SLURM says job `job_id` ended or is ending (TIMEOUT, OUT_OF_MEMORY, NODE_FAIL,
+    CANCELLED, FAILED, COMPLETED ..., with the reason), '' if it no longer knows."""
     with contextlib.suppress(OSError, subprocess.TimeoutExpired):
-        out = subprocess.run(["scontrol", "-o", "show", "job", str(job_id)], capture_output=True, text=True,
-                             timeout=30).stdout
-        fields = dict(f.split("=", 1) for f in out.split() if "=" in f)
-        state = fields.get("JobState", "")
-        if state and fields.get("Reason", "None") not in ("None", ""):
-            state += f", {fields['Reason']}"
-        return state
+        return job_ending(subprocess.run(["scontrol", "-o", "show", "job", str(job_id)], capture_output=True,
+                                         text=True, timeout=30).stdout)
     return ""
 
 
@@ -229,7 +242,7 @@ class JobWatch(PeriodicCheck):
         """Why job `job_id`, in squeue state `state` ('' once SLURM no longer lists it), is lost;
         None while it is not."""
         if not state or state == ENDING:
-            reason = f"ended ({state or self.ended_state(job_id) or 'gone from squeue'})"
+            reason = f"ended ({self.ended_state(job_id) or state or 'gone from squeue'})"
             if job_id not in self.connected_at:
                 reason += f" before a worker of it reached the scheduler{self._log_end(job_id)}"
             return reason

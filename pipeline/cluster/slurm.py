@@ -14,6 +14,7 @@ from ..run_errors import ClusterStartError, ConfigError
 from .job_watch import MAX_FAILED_JOBS, JobWatch, job_log_paths, log_ending, squeue_states
 from .security import dashboard_bind, http_pages, temporary_security
 from .stops import close_quietly, stops_deferred
+from .worker_watch import scheduler_workers
 
 # Keys of cluster.slurm that the pipeline reads itself; the rest go to dask_jobqueue.SLURMCluster.
 PIPELINE_SLURM_KEYS = ("qos", "tls", "lifetime_margin_min", "lifetime_stagger_min", "dashboard_address",
@@ -204,7 +205,7 @@ def _wait_for_a_worker(cluster, client, job_log, poll: float = 5.0) -> None:
         submitted = [job.job_id for job in list(cluster.workers.values()) if getattr(job, "job_id", None)]
         if not submitted or squeue_states(submitted) != {}:  # one still listed, or squeue cannot tell
             continue
-        if client.scheduler_info()["workers"]:
+        if scheduler_workers(client):
             return
         raise ClusterStartError(_ended_before_a_worker(submitted, cluster.scheduler_address, job_log))
 

@@ -15,6 +15,14 @@ from .periodic import PeriodicCheck
 from .stops import stop_run
 
 
+def scheduler_workers(client) -> dict:
+    """Worker address -> its info, as the scheduler has them now. Asked of the scheduler itself,
+    not through `client.scheduler_info()`: that returns the client's shared cached copy, which its
+    own periodic refresh (every 2 s) overwrites with an identity that lists no worker; a look that
+    crossed such a refresh saw every worker gone (the srun test said a live worker lost)."""
+    return client.sync(client.scheduler.identity, n_workers=-1)["workers"]
+
+
 @functools.lru_cache(maxsize=1024)
 def node_name(host: str) -> str:
     """The name of the host at address `host` (the cluster's hosts file or DNS), else the address."""
