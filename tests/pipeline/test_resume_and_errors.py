@@ -138,7 +138,8 @@ def test_a_run_dir_of_another_config_is_left_alone(reference):
 
 @pytest.mark.parametrize("damage, message", [
     (lambda p: p.write_bytes(p.read_bytes()[:500]), "is damaged: the file fails its checksum"),
-    (lambda p: h5py.File(p, "w").close(), "is damaged or not a DSA-ME checkpoint"),
+    # Any file that starts as HDF5 but carries no verified header is refused before HDF5 reads it.
+    (lambda p: h5py.File(p, "w").close(), "has no verified header: it is an older checkpoint"),
 ])
 def test_corrupt_or_foreign_checkpoints_are_refused(tmp_path, reference, damage, message):
     run_dir = tmp_path / "copy"
@@ -153,7 +154,7 @@ def test_an_offline_source_that_is_not_a_checkpoint(tmp_path):
     foreign = tmp_path / "foreign.h5"
     h5py.File(foreign, "w").close()
     _fails("algorithm=offline_dsa_me", f"algorithm.offline.path={foreign}", run_dir=tmp_path / "run",
-           message="foreign.h5 is damaged or not a DSA-ME checkpoint")
+           message="foreign.h5 has no verified header")
     assert not (tmp_path / "run").exists()
 
 
