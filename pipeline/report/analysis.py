@@ -53,20 +53,39 @@ def surrogate_test_mse(model_path: Path, data_path: Path) -> dict[str, float]:
 
 
 TRANSFER_EVAL_OFFSET = 10 ** 9  # evaluation ids (hence seeds) apart from the run's own
+TRANSFER_PIECE = 8  # decks handed back at a time: how often progress moves and what a stop keeps
 
 
-def elite_transfer(path: Path, evaluator, spec=None) -> dict[str, float]:
-    from ..search.archives import ArchiveSpec, archive_arrays, make_archive
+def surrogate_elites(path: Path) -> dict[str, np.ndarray]:
+    """The last surrogate archive of the run whose checkpoint is `path`."""
     saved = ckpt.load(path)
     if "surrogate_archive" not in saved.arrays:
         raise CheckpointError(f"{path} holds no surrogate archive (not a surrogate-assisted run)")
-    grid = saved.arrays["surrogate_archive"]
-    spec = spec or ArchiveSpec()
+    return saved.arrays["surrogate_archive"]
+
+
+def play_elites(decks: np.ndarray, evaluator, played=(), on_piece=None, progress=None) -> np.ndarray:
+    """The real targets of every deck, in order. `played`: the targets of a first part already
+    played (a stopped report's); deck i always plays the games of evaluation id
+    TRANSFER_EVAL_OFFSET + i, so a continued transfer plays what an unbroken one would.
+    `on_piece(targets so far)` is called as each piece of decks comes back."""
+    targets = [list(t) for t in played]
+    if len(targets) < len(decks):
+        batch = evaluator.submit(decks[len(targets):], TRANSFER_EVAL_OFFSET + np.arange(len(targets), len(decks)))
+        while batch.waiting:
+            targets += [r.targets() for r in batch.results(progress, count=min(TRANSFER_PIECE, batch.waiting))]
+            if on_piece is not None:
+                on_piece(targets)
+    return np.array(targets, dtype=float)
+
+
+def transfer_summary(grid: dict[str, np.ndarray], targets: np.ndarray, spec, space) -> dict[str, float]:
+    """The surrogate archive's elites placed by their real targets in a new archive: the share
+    kept as elites, the share in the cell the surrogate predicted, the mean Manhattan distance."""
+    from ..search.archives import archive_arrays, make_archive
     decks = grid["solution"]
-    results = evaluator.evaluate(decks, TRANSFER_EVAL_OFFSET + np.arange(len(decks)))
-    targets = np.array([r.targets() for r in results])
     archive = make_archive(spec, decks.shape[1])
-    objective, measures = spec.behavior.values(targets, decks, evaluator.space)
+    objective, measures = spec.behavior.values(targets, decks, space)
     archive.add(decks, objective, measures, eval_id=np.arange(len(decks)), targets=targets)
     real_cells = archive.index_of(measures)
     predicted = np.asarray(grid["index"])
@@ -76,6 +95,13 @@ def elite_transfer(path: Path, evaluator, spec=None) -> dict[str, float]:
     return {"surrogate_elites": int(len(decks)), "retained_share": len(kept) / len(decks),
             "same_cell_share": float(np.mean(real_cells == predicted)),
             "mean_manhattan_distance": float(distance.mean())}
+
+
+def elite_transfer(path: Path, evaluator, spec=None) -> dict[str, float]:
+    from ..search.archives import ArchiveSpec
+    grid = surrogate_elites(path)
+    targets = play_elites(grid["solution"], evaluator)
+    return transfer_summary(grid, targets, spec or ArchiveSpec(), evaluator.space)
 
 
 def main(argv=None) -> None:
@@ -98,7 +124,10 @@ def main(argv=None) -> None:
         sys.exit(2)
 
 
-def _transfer_cli(path: Path, workers: int | None) -> dict:
+def _transfer_cli(path: Path, workers: int | None, played=(), on_piece=None, progress=None,
+                  announce=None) -> dict:
+    """The transfer of one run on a local cluster with the run's own game settings; `announce(n)`
+    is called with the cluster's worker slots once it is up, before any game is played."""
     from omegaconf import OmegaConf
 
     from ..cluster.clusters import open_cluster
@@ -107,6 +136,7 @@ def _transfer_cli(path: Path, workers: int | None) -> dict:
     from ..search.archives import ArchiveSpec
     cfg = OmegaConf.create(ckpt.load(path).config_yaml)
     space = DeckSpace.from_config(cfg.deck_space)
+    grid = surrogate_elites(path)
     cluster_cfg = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers, "dashboard": False})
     with open_cluster(cluster_cfg) as client:
         evaluator = EvaluationClient(
@@ -117,7 +147,10 @@ def _transfer_cli(path: Path, workers: int | None) -> dict:
             # a checkpoint written before the option existed has no such key: false
             hide_deck_order=bool(cfg.strategy.get("hide_deck_order", False)),
             opponents_path=cfg.opponents.path)
-        return elite_transfer(path, evaluator, ArchiveSpec.from_config(cfg.archive))
+        if announce is not None:
+            announce(evaluator.workers())
+        targets = play_elites(grid["solution"], evaluator, played, on_piece, progress)
+    return transfer_summary(grid, targets, ArchiveSpec.from_config(cfg.archive), space)
 
 
 if __name__ == "__main__":

@@ -100,7 +100,8 @@ def _deck_parts(runs, work: Path, transfer: str, workers, top_decks: int, strate
             notes.append(note)
     archives = archive_pages(runs, work)
     mse_md = surrogates.write_mse(surrogates.mse_pairs(runs), work)
-    transfer_md = surrogates.write_transfer(surrogates.transfer(runs, transfer, work, workers), work)
+    transfer_rows, transfer_note = surrogates.transfer(runs, transfer, work, workers)
+    transfer_md = surrogates.write_transfer(transfer_rows, work, transfer_note)
     all_decks = decks.write_decks(runs, work, top_decks)
     unfinished = sum(not r.finished for r in runs)
     runs_text = (f"{len(runs)} runs of {len(group_by_algorithm(runs))} algorithms"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ from .analysis import _transfer_cli, surrogate_test_mse
 from .runs import LABELS, Run
 
 TRANSFER_CACHE = "transfer.json"
+UNFINISHED = "unfinished"  # the cache's entry for transfers a stop cut short
 
 
 def mse_pairs(runs: list[Run]) -> list[dict]:
@@ -78,25 +80,72 @@ def transfer_runs(runs: list[Run], which: str) -> list[Run]:
     return list(first.values())
 
 
-def transfer(runs: list[Run], which: str, out: Path, workers: int | None) -> list[dict]:
+def transfer(runs: list[Run], which: str, out: Path, workers: int | None) -> tuple[list[dict], str]:
+    """The transfer rows of the runs `which` names, and a note when a stop cut it short. Each run
+    says what it will play and about how long it takes, and shows progress; a stop (SIGINT,
+    SIGTERM) ends the transfer, keeps the games played in the cache, and the report goes on
+    without the runs not finished. A run already in the cache plays nothing."""
+    from ..cluster.stops import Stopped, stops_deferred
+    from ..search.progress import progress_bar
     cache_path = out / TRANSFER_CACHE
     cache = json.loads(cache_path.read_text()) if cache_path.is_file() else {}
+    unfinished = cache.setdefault(UNFINISHED, {})  # run key -> the targets of the decks played so far
+
+    def keep(key, targets):
+        unfinished[key] = targets
+        with stops_deferred():  # a stop lands after the cache is written whole
+            cache_path.write_text(json.dumps(cache))
+
     rows = []
     for run in transfer_runs(runs, which):
         key = f"{run.path.resolve()}@{run.n_evaluations}"
         if key not in cache:
-            cache[key] = _transfer_cli(run.checkpoint, workers)
-            cache_path.write_text(json.dumps(cache, indent=1))
+            decks, played = len(run.surrogate_archive["index"]), unfinished.get(key, [])
+            try:
+                with progress_bar(True, total=decks, initial=len(played), desc=f"transfer {run.name}",
+                                  unit="deck") as bar:
+                    cache[key] = _transfer_cli(
+                        run.checkpoint, workers, played, on_piece=lambda t, key=key: keep(key, t),
+                        progress=bar, announce=lambda slots: print(
+                            announcement(run, decks, len(played), slots), file=sys.stderr, flush=True))
+            except Stopped as stop:
+                done = len(unfinished.get(key, []))
+                return rows, (f"The transfer was stopped by {stop.signal_name} after {done} of {decks} decks "
+                              f"of {run.name}; the games played are kept, and the next report into this "
+                              "folder goes on from there.")
+            unfinished.pop(key, None)
+            cache_path.write_text(json.dumps(cache))
         rows.append({"run": str(run.path), "algorithm": run.algorithm, "seed": run.seed,
                      "evaluations": run.n_evaluations, **cache[key]})
-    return rows
+    return rows, ""
 
 
-def write_transfer(rows: list[dict], out: Path) -> str:
+def announcement(run: Run, decks: int, played: int, slots: int) -> str:
+    """What the transfer of `run` is about to play, and about how long that takes at the CPU
+    time a game took in the run itself."""
+    games_per_deck = int(run.config["opponents"]["games"])
+    games = (decks - played) * games_per_deck
+    logged = [h for h in run.history if h.get("batch_game_s") and h.get("batch")]
+    said = (f"transfer analysis: playing the {decks} elites of {run.name}'s last surrogate archive for real"
+            + (f" ({played} played by an earlier report)" if played else "")
+            + f": {decks - played} decks x {games_per_deck} games = {games:,} games on {slots} worker slots")
+    if logged:
+        per_game = sum(h["batch_game_s"] for h in logged) / (sum(h["batch"] for h in logged) * games_per_deck)
+        said += f", about {_duration(games * per_game / slots)} at the run's own {per_game * 1000:.1f} ms a game"
+    return said + ". Ctrl-C or SIGTERM stops it and the report is written without it (--transfer none skips it)."
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return "under a minute"
+    return f"{seconds / 3600:.1f} h" if seconds >= 5400 else f"{round(seconds / 60)} min"
+
+
+def write_transfer(rows: list[dict], out: Path, note: str = "") -> str:
     if not rows:
-        text = "Surrogate-versus-real archive experiment: not run (no surrogate archive, or --transfer none).\n"
-        (out / "surrogate_transfer.md").write_text(text)
-        return text
+        text = note or "Surrogate-versus-real archive experiment: not run (no surrogate archive, or --transfer none)."
+        (out / "surrogate_transfer.md").write_text(text + "\n")
+        return text + "\n"
     lines = ["Surrogate-versus-real archive experiment: the elites of a run's last surrogate archive, "
              "evaluated for real and placed by their real measures", "",
              "| Run | Surrogate elites | Retained as elites | In the same cell | Mean Manhattan distance (cells) |",
@@ -104,7 +153,7 @@ def write_transfer(rows: list[dict], out: Path) -> str:
     for r in rows:
         lines.append(f"| {LABELS.get(r['algorithm'], r['algorithm'])} seed {r['seed']} | {r['surrogate_elites']} | "
                      f"{r['retained_share']:.1%} | {r['same_cell_share']:.1%} | {r['mean_manhattan_distance']:.2f} |")
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(lines + ([f"\n{note}"] if note else [])) + "\n"
     (out / "surrogate_transfer.md").write_text(text)
     with open(out / "surrogate_transfer.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
