@@ -20,13 +20,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from workers.engine.rng import GOLDEN
+from workers.engine.rng import GOLDEN, MIX_1, MIX_2
 
 from .inner_kernel import MAX_CHANGE, behavior_of, place_batch
 
-_GAMMA = np.uint64(GOLDEN)  # SplitMix64's increment, the engine's stream's (workers/engine/rng.py)
-# SplitMix64's output multipliers: workers/engine/rng.py's _mix_of uses them as 32-bit halves.
-_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+# SplitMix64's increment and output multipliers: the engine's stream's (workers/engine/rng.py)
+_GAMMA, _M1, _M2 = np.uint64(GOLDEN), np.uint64(MIX_1), np.uint64(MIX_2)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 
 

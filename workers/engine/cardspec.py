@@ -219,7 +219,7 @@ class CardDef(CardData):
         return self is other
 
     def __hash__(self) -> int:
-        return object.__hash__(self)  # as before: set and dict orders stay the same
+        return object.__hash__(self)  # by identity, like __eq__: cheap, and one CardDef per id
 
     def __post_init__(self) -> None:
         # Script facts the engine reads for every minion after every action, kept here to save

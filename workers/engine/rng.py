@@ -16,11 +16,17 @@ from typing import Final
 from mypy_extensions import i64
 
 MASK64: Final = (1 << 64) - 1
-GOLDEN: Final = 0x9E3779B97F4A7C15
+GOLDEN: Final = 0x9E3779B97F4A7C15  # the stream's increment
+MIX_1: Final = 0xBF58476D1CE4E5B9  # the output function's two multipliers
+MIX_2: Final = 0x94D049BB133111EB
 _LOW32: Final = 0xFFFFFFFF
 _LOW16: Final = 0xFFFF
 _GOLDEN_HIGH: Final = GOLDEN >> 32
 _GOLDEN_LOW: Final = GOLDEN & _LOW32
+_MIX_1_HIGH: Final = MIX_1 >> 32
+_MIX_1_LOW: Final = MIX_1 & _LOW32
+_MIX_2_HIGH: Final = MIX_2 >> 32
+_MIX_2_LOW: Final = MIX_2 & _LOW32
 
 
 def _mul_halves(h: i64, l: i64, c_hi: i64, c_lo: i64) -> tuple[i64, i64]:
@@ -69,9 +75,9 @@ def below_halves(h: i64, l: i64, n: int) -> int:
 
 def _mix_of(h: i64, l: i64) -> tuple[i64, i64]:
     h, l = _xor_shift(h, l, 30)
-    h, l = _mul_halves(h, l, 0xBF58476D, 0x1CE4E5B9)
+    h, l = _mul_halves(h, l, _MIX_1_HIGH, _MIX_1_LOW)
     h, l = _xor_shift(h, l, 27)
-    h, l = _mul_halves(h, l, 0x94D049BB, 0x133111EB)
+    h, l = _mul_halves(h, l, _MIX_2_HIGH, _MIX_2_LOW)
     return _xor_shift(h, l, 31)
 
 

@@ -213,7 +213,7 @@ class GameState:
                         m.spell_damage, m.counter, m.poisonous, m.destroy_at_start_of)
                        for m in p.board]),
             )
-            if p.overload_owed or p.overload_locked:  # only then: other states hash as before
+            if p.overload_owed or p.overload_locked:  # only then, so the usual state's key stays short
                 parts.append((p.overload_owed, p.overload_locked))
         return tuple(parts)
 
@@ -1125,7 +1125,7 @@ class GameState:
     # fire with one, two or three arguments, for the engine's own frequent events: the same
     # result, without packing the arguments into a tuple when nothing hears the event (by far
     # the usual case), and with one scan for the listeners; written out three times, so plain
-    # Python makes no more calls than fire did. (No HEARD_EVENTS test: an event no card hears
+    # Python makes no more calls than one `fire(event, *args)`. (No HEARD_EVENTS test: an event no card hears
     # is not in `heard`, and no secret waits for it.)
     def fire1(self, event: str, a: Any) -> bool:
         listeners = self._listeners(event)
@@ -1164,7 +1164,7 @@ class GameState:
         """(owner, entity, hooks) of every minion and weapon listening to `event`, in play order.
         A minion about to die still reacts, except to deaths (SabberStone)."""
         if event not in self._count_in_play_if_stale():
-            return _NO_LISTENERS  # by far the usual answer, now without a scan
+            return _NO_LISTENERS  # by far the usual answer, given without a scan of the boards
         listeners: list[tuple[int, int, Any, tuple]] | None = None  # mostly none: no list, no sort
         for p in self.players:
             for m in p.board:
