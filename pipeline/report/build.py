@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 from ..behavior_space import describe
+from ..state import checkpoint as ckpt
 from . import decks, figures, page, stats, strategy, surrogates, table
 from .runs import LABELS, ReportError, find_run_dirs, grid_spec, group_by_algorithm, group_by_space, load_runs
 
@@ -20,10 +21,11 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
         raise ReportError(f"--out {out} exists and is not a report folder; not replacing it")
     dirs = find_run_dirs(paths)
-    strategy_dirs = [d for d in dirs if strategy.is_strategy_run(d)]  # their own section
+    loaded = {d: ckpt.load(d / ckpt.FILENAME, required=()) for d in dirs}  # each file read once
+    strategy_dirs = [d for d in dirs if strategy.is_strategy_checkpoint(loaded[d])]  # their own section
     deck_dirs = [d for d in dirs if d not in strategy_dirs]
-    runs = load_runs(deck_dirs) if deck_dirs else []  # raises ReportError on bad or incomparable input
-    strategy_runs = strategy.load_strategy_runs(strategy_dirs)
+    runs = load_runs(deck_dirs, loaded) if deck_dirs else []  # raises ReportError on bad or incomparable input
+    strategy_runs = strategy.load_strategy_runs(strategy_dirs, loaded)
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:

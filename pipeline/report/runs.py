@@ -96,8 +96,9 @@ def _run_dirs_under(folder: Path) -> list[Path]:
     return sorted(dirs)
 
 
-def load_run(run_dir: Path) -> Run:
-    saved = ckpt.load(run_dir / ckpt.FILENAME)
+def load_run(run_dir: Path, saved: ckpt.Checkpoint | None = None) -> Run:
+    """The run in `run_dir`, from its checkpoint `saved` when it was read already."""
+    saved = ckpt.require(saved, ckpt.DECK_SEARCH_GROUPS) if saved else ckpt.load(run_dir / ckpt.FILENAME)
     try:
         config = yaml.safe_load(saved.config_yaml)
         algorithm, seed = str(config["algorithm"]["name"]), int(config["seed"])
@@ -143,8 +144,9 @@ def check_comparable(runs: list[Run]) -> None:
         seen[key] = run.path
 
 
-def load_runs(paths: list[Path]) -> list[Run]:
-    runs = [load_run(d) for d in find_run_dirs(paths)]
+def load_runs(paths: list[Path], loaded: dict[Path, ckpt.Checkpoint] | None = None) -> list[Run]:
+    """The runs under `paths`, checked and in Table 1's order; `loaded`: checkpoints already read."""
+    runs = [load_run(d, (loaded or {}).get(d)) for d in find_run_dirs(paths)]
     check_comparable(runs)
     for run in runs:
         check_contents(run)

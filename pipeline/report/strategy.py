@@ -14,7 +14,6 @@ import yaml
 from ..behavior_space import describe
 from ..search.archives import ArchiveSpec
 from ..search.strategy_search import ARCHIVE, BEST_FILE, EVALUATIONS, GROUPS, check_evaluations
-from ..run_errors import CheckpointError
 from ..state import checkpoint as ckpt
 from ..state.config import differences
 from .runs import ReportError
@@ -44,17 +43,14 @@ class StrategyRun:
         return ArchiveSpec.from_config(a)
 
 
-def is_strategy_run(run_dir: Path) -> bool:
-    """A checkpoint written by the strategy search (its own groups); an unreadable file is left
-    to the deck runs' loader, which names the problem."""
-    try:  # verified before HDF5 reads it, as every checkpoint is
-        return EVALUATIONS in ckpt.load(Path(run_dir) / ckpt.FILENAME, required=()).arrays
-    except CheckpointError:
-        return False
+def is_strategy_checkpoint(saved: ckpt.Checkpoint) -> bool:
+    """A checkpoint written by the strategy search (its own groups)."""
+    return EVALUATIONS in saved.arrays
 
 
-def load_strategy_run(run_dir: Path) -> StrategyRun:
-    saved = ckpt.load(Path(run_dir) / ckpt.FILENAME, required=GROUPS)
+def load_strategy_run(run_dir: Path, saved: ckpt.Checkpoint | None = None) -> StrategyRun:
+    """The strategy run in `run_dir`, from its checkpoint `saved` when it was read already."""
+    saved = ckpt.require(saved, GROUPS) if saved else ckpt.load(Path(run_dir) / ckpt.FILENAME, required=GROUPS)
     try:
         config = yaml.safe_load(saved.config_yaml)
         s = config["strategy_search"]
@@ -68,8 +64,8 @@ def load_strategy_run(run_dir: Path) -> StrategyRun:
                        saved.arrays[ARCHIVE], n, finished=n >= budget)
 
 
-def load_strategy_runs(dirs: list[Path]) -> list[StrategyRun]:
-    runs = [load_strategy_run(d) for d in dirs]
+def load_strategy_runs(dirs: list[Path], loaded: dict[Path, ckpt.Checkpoint] | None = None) -> list[StrategyRun]:
+    runs = [load_strategy_run(d, (loaded or {}).get(d)) for d in dirs]
     for run in runs[1:]:
         diff = [d for section in COMPARABLE for d in differences(
             runs[0].config.get(section) or {}, run.config.get(section) or {}, section + ".")]

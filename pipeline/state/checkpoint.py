@@ -250,10 +250,15 @@ def parse(path: Path, data: bytes, versions: tuple[int, ...], required: tuple[st
             blobs[key] = value.tobytes()
         else:
             arrays.setdefault(group, {})[key] = value
-    missing = [name for name in required if name not in arrays]
+    return require(Checkpoint(path, attrs["config"], attrs["identity"], state, arrays, blobs, version), required)
+
+
+def require(saved: Checkpoint, groups: tuple[str, ...]) -> Checkpoint:
+    """`saved`, if it holds every one of these groups; CheckpointError naming the missing else."""
+    missing = [name for name in groups if name not in saved.arrays]
     if missing:
-        raise CheckpointError(f"checkpoint {path} lacks {', '.join(missing)}")
-    return Checkpoint(path, attrs["config"], attrs["identity"], state, arrays, blobs, version)
+        raise CheckpointError(f"checkpoint {saved.path} lacks {', '.join(missing)}")
+    return saved
 
 
 def damaged(path: Path, what: str) -> CheckpointError:
