@@ -56,11 +56,10 @@ TRANSFER_EVAL_OFFSET = 10 ** 9  # evaluation ids (hence seeds) apart from the ru
 TRANSFER_PIECE = 8  # decks handed back at a time: how often progress moves and what a stop keeps
 
 
-def surrogate_elites(path: Path) -> dict[str, np.ndarray]:
-    """The last surrogate archive of the run whose checkpoint is `path`."""
-    saved = ckpt.load(path)
+def surrogate_elites(saved: ckpt.Checkpoint) -> dict[str, np.ndarray]:
+    """The last surrogate archive of the run whose checkpoint is `saved`."""
     if "surrogate_archive" not in saved.arrays:
-        raise CheckpointError(f"{path} holds no surrogate archive (not a surrogate-assisted run)")
+        raise CheckpointError(f"{saved.path} holds no surrogate archive (not a surrogate-assisted run)")
     return saved.arrays["surrogate_archive"]
 
 
@@ -99,7 +98,7 @@ def transfer_summary(grid: dict[str, np.ndarray], targets: np.ndarray, spec, spa
 
 def elite_transfer(path: Path, evaluator, spec=None) -> dict[str, float]:
     from ..search.archives import ArchiveSpec
-    grid = surrogate_elites(path)
+    grid = surrogate_elites(ckpt.load(path))
     targets = play_elites(grid["solution"], evaluator)
     return transfer_summary(grid, targets, spec or ArchiveSpec(), evaluator.space)
 
@@ -134,9 +133,10 @@ def _transfer_cli(path: Path, workers: int | None, played=(), on_piece=None, pro
     from ..cluster.evaluation import EvaluationClient
     from ..deck_space import DeckSpace
     from ..search.archives import ArchiveSpec
-    cfg = OmegaConf.create(ckpt.load(path).config_yaml)
+    saved = ckpt.load(path)
+    cfg = OmegaConf.create(saved.config_yaml)
     space = DeckSpace.from_config(cfg.deck_space)
-    grid = surrogate_elites(path)
+    grid = surrogate_elites(saved)
     cluster_cfg = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers, "dashboard": False})
     with open_cluster(cluster_cfg) as client:
         evaluator = EvaluationClient(

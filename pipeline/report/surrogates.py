@@ -91,10 +91,13 @@ def transfer(runs: list[Run], which: str, out: Path, workers: int | None) -> tup
     cache = json.loads(cache_path.read_text()) if cache_path.is_file() else {}
     unfinished = cache.setdefault(UNFINISHED, {})  # run key -> the targets of the decks played so far
 
-    def keep(key, targets):
-        unfinished[key] = targets
+    def save_cache():
         with stops_deferred():  # a stop lands after the cache is written whole
             cache_path.write_text(json.dumps(cache))
+
+    def keep(key, targets):
+        unfinished[key] = targets
+        save_cache()
 
     rows = []
     for run in transfer_runs(runs, which):
@@ -114,7 +117,7 @@ def transfer(runs: list[Run], which: str, out: Path, workers: int | None) -> tup
                               f"of {run.name}; the games played are kept, and the next report into this "
                               "folder goes on from there.")
             unfinished.pop(key, None)
-            cache_path.write_text(json.dumps(cache))
+            save_cache()
         rows.append({"run": str(run.path), "algorithm": run.algorithm, "seed": run.seed,
                      "evaluations": run.n_evaluations, **cache[key]})
     return rows, ""
