@@ -14,7 +14,6 @@ evaluation ids (the same games).
 """
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,10 +196,6 @@ class Search:
     def run(self) -> None:
         if self.lag is None:
             self.lag = steady_state_lag(self.algo, self.evaluator.slots)
-            print(f"steady-state loop: lag {self.lag} decks ({LAGS_PER_SLOT} per slot of the "
-                  f"{self.evaluator.slots} the cluster has, at least {LAG_FLOOR}, at most "
-                  f"{LAG_MOST_SHARE:.0%} of the budget; algorithm.lag={self.lag} repeats this run anywhere)",
-                  file=sys.stderr)
         with self._bar(total=self.budget, initial=self.evaluations, desc="evaluations", unit="deck",
                        leave=True) as bar:
             self._eval_bar = bar
@@ -274,7 +269,7 @@ class Search:
         """Train the surrogate on the evaluations added so far, run the inner loop and choose
         the next batch: (decks, source, log)."""
         self.outer_iteration += 1
-        log = {"trained_on": self.evaluations}
+        log = {"trained_on": self.evaluations, **({"lag": self.lag} if self.steady_state else {})}
         self._train(log)
         grid = self._inner_loop(log)
         start = time.perf_counter()
