@@ -203,7 +203,7 @@ class _cluster_and_client:
     def __enter__(self):
         import contextlib
 
-        from .cluster.clusters import open_cluster
+        from .cluster.clusters import open_cluster, planned_slots
         from .cluster.evaluation import EvaluationClient
         self._ctx = open_cluster(self.cfg.cluster) if self.client is None else contextlib.nullcontext(self.client)
         client = self._ctx.__enter__()
@@ -216,7 +216,8 @@ class _cluster_and_client:
                 hide_deck_order=bool(self.cfg.strategy.hide_deck_order), opponents_path=self.cfg.opponents.path,
                 max_resubmits=int(self.cfg.cluster.max_retries), engine=self.cfg.engine.name,
                 engine_options=engine_options(self.cfg),
-                max_failed_share=float(self.cfg.cluster.max_failed_share))
+                max_failed_share=float(self.cfg.cluster.max_failed_share),
+                slots=planned_slots(self.cfg.cluster, started_here=self.client is None))
         except BaseException:
             self._ctx.__exit__(*sys.exc_info())
             raise

@@ -5,9 +5,10 @@ deviation, Welch's t-test and the Mann-Whitney U test against the first loop lis
     python -m tools.loop_study [--budget 500] [--seeds 0 1 2 3 4] [--loops sync 40] [--parallel 2]
                                [--out results/loop_study] [key=value ...]
 
-A loop is `sync` (algorithm.steady_state=false) or a number: the steady-state loop with that
-algorithm.lag (read at 2 decks per slot, as the auto lag is at the paper's budget and 200 slots:
-40 stands for 20 slots, 400 for 200); `:batched` after it runs the inner loop in the batched mode
+A loop is `sync` (algorithm.steady_state=false), `auto` (the steady-state loop with the default
+lag, from the one worker's slot: 10 decks) or a number: the steady-state loop with that
+algorithm.lag (at 3 decks per slot, 60 stands for 20 slots, 600 for 200; until 2026-11-28 `auto`
+was 4% of the budget, 20 at 500 and 80 at 2,000); `:batched` after it runs the inner loop in the batched mode
 (algorithm.inner.mode), e.g. `--loops sync sync:batched`. Each run is `python -m pipeline`
 in its own process with one worker; `--parallel` runs go at once. Runs already finished in
 --out are read, not run again. Prints a Markdown table and writes it, with every run's figures,
@@ -41,18 +42,18 @@ def loop_overrides(loop: str) -> list[str]:
     inner = [f"algorithm.inner.mode={mode}"] if mode else []
     if loop == "sync":
         return ["algorithm.steady_state=false", *inner]
-    return ["algorithm.steady_state=true", f"algorithm.lag={int(loop)}", *inner]
+    return ["algorithm.steady_state=true", f"algorithm.lag={loop if loop == 'auto' else int(loop)}", *inner]
 
 
 def loop_name(loop: str) -> str:
     loop, _, mode = loop.partition(":")
-    name = "synchronous" if loop == "sync" else f"steady-state, lag {loop}"
+    name = {"sync": "synchronous", "auto": "steady-state, default lag"}.get(loop, f"steady-state, lag {loop}")
     return f"{name}, {mode or 'serial'} inner loop"
 
 
 def bad_loop(loop: str) -> bool:
     loop, _, mode = loop.partition(":")
-    return (loop != "sync" and not loop.isdigit()) or (mode != "" and mode not in INNER_MODES)
+    return (loop not in ("sync", "auto") and not loop.isdigit()) or (mode != "" and mode not in INNER_MODES)
 
 
 def run_one(out: Path, budget: int, loop: str, seed: int, extra: list[str]) -> dict:

@@ -8,7 +8,7 @@ the protocol took on this machine and returns a real evaluation's records from a
 
 First it calibrates (once; `--recalibrate` again): real protocol games of random decks, timed
 per task, make the table. Then for each N it runs DSA-ME with steady_state off (the paper's
-synchronous loop) and on (the steady-state loop with algorithm.lag = 3 N), both with the batched inner loop
+synchronous loop) and on (the steady-state loop with the default lag, 3 N), both with the batched inner loop
 (`algorithm.inner.mode=serial` after `--` runs the paper's chain), and prints per run:
 evaluations per hour, the workers' busy share (time in tasks over slot time), the head node's
 seconds per outer iteration by phase, the scheduler's overhead per task, the driver's CPU per task
@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import resource
 import shutil
@@ -47,7 +46,6 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "scale"
 NODES_SCRIPT = ROOT / "slurm" / "nodes_slurm.sh"
 PAPER_EVALUATIONS = 10_000
-LAGS_PER_SLOT = 3  # algorithm.lag per worker slot in the steady-state runs (docs/pipeline.md#the-steady-state-loop)
 PHASES = ("train_s", "inner_loop_s", "select_s", "dispatch_s", "checkpoint_s")
 
 
@@ -138,14 +136,13 @@ def warm_imports() -> None:
     torch.optim.Adam([torch.zeros(1, requires_grad=True)])
 
 
-def run_overrides(slots: int, steady_state: bool, table: Path, budget: int, run_dir: Path, extra: list[str]) -> list[str]:
-    """The config of one scale run with `slots` worker slots."""
-    # the lag docs/pipeline.md asks of a cluster of this many slots: the slots' decks, and as many
-    # again as they play while the head node makes a batch (here about a deck's time: 3 N in all);
-    # the batched inner loop, the fastest whose quality holds (docs/pipeline.md#the-surrogate-inner-loop)
+def run_overrides(steady_state: bool, table: Path, budget: int, run_dir: Path, extra: list[str]) -> list[str]:
+    """The config of one scale run: the default lag (algorithm.lag=auto, 3 decks per slot the
+    run has) and the batched inner loop, the fastest whose quality holds
+    (docs/pipeline.md#the-surrogate-inner-loop)."""
     return ["experiment=paper", "engine=scale_standin", f"engine.table={table}", f"algorithm.budget={budget}",
-            f"algorithm.steady_state={str(steady_state).lower()}", f"algorithm.lag={LAGS_PER_SLOT * slots}",
-            "algorithm.inner.mode=batched", f"run_dir={run_dir}", "progress=false", *extra]
+            f"algorithm.steady_state={str(steady_state).lower()}", "algorithm.inner.mode=batched",
+            f"run_dir={run_dir}", "progress=false", *extra]
 
 
 def slots_of(slots: int, processes: int) -> tuple[int, int]:
@@ -161,10 +158,11 @@ def scale_run(slots: int, processes: int, steady_state: bool, table: Path, budge
     from distributed import get_task_stream
 
     from pipeline.driver import run
+    from pipeline.state import checkpoint as ckpt
     warm_imports()
     processes, threads = slots_of(slots, processes)
     shutil.rmtree(run_dir, ignore_errors=True)
-    cfg = compose(*run_overrides(processes * threads, steady_state, table, budget, run_dir, extra))
+    cfg = compose(*run_overrides(steady_state, table, budget, run_dir, extra))
     clients = slurm_client(processes, threads, run_dir.parent / "slurm-logs") if slurm else local_client(processes, threads)
     with clients as client:
         overhead = scheduler_overhead_s(client, overhead_tasks)
@@ -175,6 +173,7 @@ def scale_run(slots: int, processes: int, steady_state: bool, table: Path, budge
             cpu, thread_cpu = time.process_time() - cpu, time.thread_time() - thread_cpu
         spans = [(s["start"], s["stop"]) for task in stream.data for s in task["startstops"] if s["action"] == "compute"]
     rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    lag = ckpt.load(run_dir / ckpt.FILENAME).state.get("lag", 0)  # the steady-state loop's, as resolved
     game_s = sum(r.get("batch_game_s", 0.0) for r in rows)
     iterations = [r for r in rows if "inner_loop_s" in r]
     phases = {p: float(np.mean([r.get(p, 0.0) for r in iterations])) if iterations else 0.0 for p in PHASES}
@@ -182,7 +181,8 @@ def scale_run(slots: int, processes: int, steady_state: bool, table: Path, budge
     games = int(cfg.opponents.games)
     tasks = len(spans)
     size = budget * games / tasks
-    return {"slots": processes * threads, "steady_state": steady_state, "slurm": slurm, "evaluations": budget, "wall_s": wall,
+    return {"slots": processes * threads, "steady_state": steady_state, "lag": lag, "slurm": slurm,
+            "evaluations": budget, "wall_s": wall,
             "busy_share": game_s / (processes * threads * wall), "evaluations_per_hour": rate,
             "head_s_per_iteration": sum(phases.values()), **{f"head_{p}": v for p, v in phases.items()},
             "outer_iterations": len(iterations), "scheduler_s_per_task": overhead,
@@ -237,7 +237,7 @@ def _run_in_child(args, slots: int, mode: str) -> dict:
 
 def line(r: dict) -> str:
     return (f"scale {run_name(r['slots'], 'on' if r['steady_state'] else 'off', bool(r.get('slurm')))}: "
-            f"busy_share {r['busy_share']:.2f}, "
+            f"busy_share {r['busy_share']:.2f}, lag {r['lag']}, "
             f"evaluations_per_hour {r['evaluations_per_hour']:.0f}, "
             f"head_s_per_iteration {r['head_s_per_iteration']:.1f}, "
             f"scheduler_ms_per_task {r['scheduler_s_per_task'] * 1000:.2f}, "
@@ -269,11 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.processes = args.processes or 2
     if not args.one:  # every run's config checked before anything is calibrated, started or written
-        for slots in args.slots:
-            for mode in args.modes:
-                checked_config(*run_overrides(math.prod(slots_of(slots, args.processes)), mode == "on",
-                                              args.table.resolve(), args.budget, args.runs_dir.resolve() / "check",
-                                              args.overrides))
+        for mode in args.modes:
+            checked_config(*run_overrides(mode == "on", args.table.resolve(), args.budget,
+                                          args.runs_dir.resolve() / "check", args.overrides))
     if args.recalibrate or not args.table.is_file():
         found = calibrate(args.table, args.calibration_decks, args.calibration_games, 12, os.cpu_count() or 1)
         print(f"calibrated: {found['decks']} decks x {found['games']} real games in {found['wall_s']:.0f} s, "

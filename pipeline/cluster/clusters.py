@@ -10,7 +10,7 @@ import contextlib
 import logging
 
 from ..run_errors import ConfigError
-from .local import open_local
+from .local import open_local, usable_cores
 from .security import close_or_announce_dashboard, one_line_request_errors
 from .slurm import fault_settings, open_slurm
 from .stops import close_quietly, stop_on_signals
@@ -51,3 +51,17 @@ def _open_address(cfg, stack):
     watch.start()
     stack.callback(watch.stop)  # before the client closes
     return client
+
+
+def planned_slots(cfg, started_here: bool = True) -> int | None:
+    """The worker slots (single-threaded task places) a run plans on, for the cluster the config
+    starts: local, cluster.n_workers or the usable cores; SLURM, every job's (jobs x processes x
+    threads each), whenever they arrive. None for a cluster started elsewhere (cluster.kind=address,
+    a client handed to the driver): the evaluation client counts the workers connected then."""
+    if started_here and cfg.kind == "local":
+        return int(cfg.n_workers or usable_cores())
+    if started_here and cfg.kind == "slurm":
+        cores = int(cfg.slurm.cores)
+        processes = int(cfg.slurm.get("processes") or cores)
+        return int(cfg.jobs) * processes * max(cores // processes, 1)
+    return None

@@ -77,7 +77,7 @@ class EvaluationClient:
                  hide_deck_order: bool = False,
                  opponents_path: str | None = None, max_resubmits: int = 3,
                  engine: str = "builtin", engine_options: dict | None = None,
-                 max_failed_share: float = 0.05):
+                 max_failed_share: float = 0.05, slots: int | None = None):
         from workers.protocol import evaluate
         self.dask, self.space, self.run_seed = client, space, run_seed
         self.games, self.games_per_task, self.max_resubmits = games, games_per_task, max_resubmits
@@ -95,6 +95,7 @@ class EvaluationClient:
                                                 if opponents_path else evaluate.default_opponents())]
         client.register_plugin(EngineLoader(opponents_path, space.stat_overrides, engine,
                                             engine_options or {}))
+        self.slots = slots or self.workers()  # the slots a run plans on (clusters.planned_slots)
         self.timings: list[BatchTiming] = []
         self.unfinished: list[SubmittedBatch] = []  # submitted batches not wholly handed back yet
 
@@ -158,9 +159,11 @@ class SubmittedBatch:
                 play_chunk, [self.card_lists[d] for d, _ in piece], [self.chunks[c] for _, c in piece],
                 [self.seeds[d] for d, _ in piece], [self.options[d] for d, _ in piece], pure=False)
         self.running = {future: (d, c, 0) for future, (d, c) in zip(futures, tasks)}  # -> deck, chunk, retries
+        self.finishing = as_completed(futures)  # the tasks still to take in, as they finish
         self.sums = [[None] * len(self.chunks) for _ in self.card_lists]  # per deck and chunk, as they come
         self.remaining = [len(self.chunks)] * len(self.card_lists)  # per deck: chunks not in yet
         self.returned, self.game_s = 0, 0.0  # decks handed back so far; task seconds so far
+        self.progress = None  # where each deck whose games are all in is counted
 
     @property
     def waiting(self) -> int:
@@ -168,24 +171,49 @@ class SubmittedBatch:
         return len(self.card_lists) - self.returned
 
     def results(self, progress=None, count: int | None = None) -> list:
-        """Waits for the tasks of the next `count` decks not handed back yet (default: all of
-        them; a lost task runs again), and returns those decks' EvaluationResults in order."""
-        client = self.client
-        first = self.returned
-        upto = len(self.card_lists) if count is None else first + count
-        done = as_completed([f for f, (d, _, _) in self.running.items() if first <= d < upto])
-        for finished in done.batches():  # one gather per handful of results, not one call each
-            ok = [f for f in finished if f.status == "finished"]
-            for future, (sums, seconds) in zip(ok, client.dask.gather(ok) if ok else ()):
-                d, c, _ = self.running.pop(future)
-                self.sums[d][c] = sums
-                self.game_s += seconds
-                self.remaining[d] -= 1
-                if self.remaining[d] == 0 and progress is not None:
-                    progress.update(1)
-            for future in finished:
-                if future in self.running:
-                    done.add(self._again(future))
+        """Waits for the games of the next `count` decks not handed back yet (default: all of them;
+        a lost task runs again), and returns those decks' EvaluationResults in order."""
+        self.progress = progress
+        upto = len(self.card_lists) if count is None else self.returned + count
+        while self._complete_from(self.returned) < upto:
+            self._receive()
+        return self._hand_back(upto)
+
+    def ready(self, most: int) -> list:
+        """Waits until the next deck not handed back has all its games, then returns the
+        EvaluationResults of it and of every deck after it whose games are all in too, in order,
+        up to `most` decks: the results are handed back as they arrive, and a deck finished
+        before another is kept back until that one is in, so the order never depends on timing."""
+        while self._complete_from(self.returned) == self.returned:
+            self._receive()
+        return self._hand_back(min(self._complete_from(self.returned), self.returned + most))
+
+    def _complete_from(self, deck: int) -> int:
+        """The first deck from `deck` on whose games are not all in (or the batch's end)."""
+        while deck < len(self.card_lists) and self.remaining[deck] == 0:
+            deck += 1
+        return deck
+
+    def _receive(self) -> None:
+        """Takes in the tasks finished since the last call (at least one; one gather for all of
+        them) and runs again those that were lost or failed."""
+        finished = self.finishing.next_batch(block=True)
+        ok = [f for f in finished if f.status == "finished"]
+        for future, (sums, seconds) in zip(ok, self.client.dask.gather(ok) if ok else ()):
+            d, c, _ = self.running.pop(future)
+            self.sums[d][c] = sums
+            self.game_s += seconds
+            self.remaining[d] -= 1
+            if self.remaining[d] == 0 and self.progress is not None:
+                self.progress.update(1)
+        for future in finished:
+            if future in self.running:
+                self.finishing.add(self._again(future))
+
+    def _hand_back(self, upto: int) -> list:
+        """The EvaluationResults of the decks from the first not handed back to `upto` (all of
+        their games in), which are then handed back."""
+        client, first = self.client, self.returned
         self.returned = upto
         if not self.waiting:
             self.timing = BatchTiming(time.perf_counter() - self.start, self.game_s, client.workers())

@@ -36,7 +36,10 @@ from .surrogate import Surrogate
 
 SOURCE_RANDOM, SOURCE_MUTATION, SOURCE_SURROGATE = 0, 1, 2
 IN_FLIGHT = "pending"  # the checkpoint group of the batches in flight (its name since version 1)
-LAG_SHARE = 0.04  # algorithm.lag=auto: this share of the budget in flight while the head node works
+LAGS_PER_SLOT = 3  # algorithm.lag=auto: decks in flight per worker slot (docs/pipeline.md#the-steady-state-loop)
+LAG_FLOOR = 10  # ... but never fewer: a small cluster still plays while the head node works
+LAG_MOST_SHARE = 0.3  # ... nor more than this share of the budget, which the surrogates would miss
+LEGACY_LAG_SHARE = 0.04  # algorithm.lag=auto until 2026-11-28, kept by the runs it started
 
 
 @dataclass
@@ -87,7 +90,8 @@ class Search:
         self.grid: SurrogateGrid | None = None
         self.flights: list[InFlight] = []  # in submission order
         self.steady_state = self.algo.kind == "surrogate" and bool(self.algo.steady_state)
-        self.lag = steady_state_lag(self.algo) if self.steady_state else 0
+        # decks in flight while the head node works: auto is resolved by run() from the slots
+        self.lag = 0 if not self.steady_state else None if self.algo.lag == "auto" else int(self.algo.lag)
         self._eval_bar = None
         if self.algo.kind == "surrogate":
             self.surrogate = Surrogate.from_config(self.algo.model, cfg.surrogate, space.size,
@@ -137,6 +141,8 @@ class Search:
                 raise ckpt.damaged(saved.path, f"its surrogate archive does not fit the config ({exc})") from None
         if IN_FLIGHT in saved.arrays:
             self.flights = self._restore_flights(saved)
+        if self.steady_state:  # the lag a run began with, whatever the slots now
+            self.lag = int(state.get("lag", legacy_lag(self.algo)))
 
     def _restore_flights(self, saved: ckpt.Checkpoint) -> list[InFlight]:
         """The batches that were in flight when the checkpoint was written, each cut to the decks
@@ -188,6 +194,8 @@ class Search:
 
     # --- the loop ------------------------------------------------------------------------
     def run(self) -> None:
+        if self.lag is None:
+            self.lag = steady_state_lag(self.algo, self.evaluator.slots)
         with self._bar(total=self.budget, initial=self.evaluations, desc="evaluations", unit="deck",
                        leave=True) as bar:
             self._eval_bar = bar
@@ -261,7 +269,7 @@ class Search:
         """Train the surrogate on the evaluations added so far, run the inner loop and choose
         the next batch: (decks, source, log)."""
         self.outer_iteration += 1
-        log = {"trained_on": self.evaluations}
+        log = {"trained_on": self.evaluations, **({"lag": self.lag} if self.steady_state else {})}
         self._train(log)
         grid = self._inner_loop(log)
         start = time.perf_counter()
@@ -328,17 +336,18 @@ class Search:
 
     def _collect_until(self, evaluations: int) -> None:
         """Waits for the batches in flight, in submission order, until `evaluations` decks are
-        added to the archive and the evaluations; each batch makes one log row when complete."""
+        added to the archive and the evaluations; each batch makes one log row when complete.
+        Results are added as they arrive (the decks in order whose games are all in), so a stop
+        meanwhile keeps every one of them; what each step of the search sees is the same."""
         while self.evaluations < evaluations:
             flight = self.flights[0]
             first = flight.added(self.evaluations)
-            count = min(len(flight.decks) - first, evaluations - self.evaluations)
             start = time.perf_counter()
-            results = flight.batch.results(progress=self._eval_bar, count=count)
+            results = flight.batch.ready(min(len(flight.decks) - first, evaluations - self.evaluations))
             flight.wait_s += time.perf_counter() - start
             with stops_deferred():  # a stop leaves the search as it was before or after these decks
-                self._add(flight, slice(first, first + count), results)
-                if first + count == len(flight.decks):
+                self._add(flight, slice(first, first + len(results)), results)
+                if first + len(results) == len(flight.decks):
                     self._retire(flight)
 
     def _add(self, flight: InFlight, part: slice, results: list) -> None:
@@ -352,6 +361,8 @@ class Search:
         self.sources = np.concatenate([self.sources, np.full(len(decks), flight.source, np.int8)])
         self.iterations = np.concatenate([self.iterations, np.full(len(decks), flight.iteration, np.int32)])
         flight.log["game_errors"] = flight.log.get("game_errors", 0) + sum(len(r.errors) for r in results)
+        if self._eval_bar is not None:  # the bar shows what a stop now would keep
+            self._eval_bar.update(len(decks))
 
     def _retire(self, flight: InFlight) -> None:
         """A batch wholly added: off the list, and its log row."""
@@ -390,6 +401,8 @@ class Search:
         state = {"rng": self.rng.bit_generator.state, "outer_iteration": self.outer_iteration,
                  "history": self.history, "algorithm": self.algo.name,
                  "evaluations": self.evaluations}
+        if self.steady_state and self.lag is not None:
+            state["lag"] = self.lag
         if self.flights:
             waiting = [slice(f.added(self.evaluations), None) for f in self.flights]
             arrays[IN_FLIGHT] = {"decks": np.concatenate([f.decks[w] for f, w in zip(self.flights, waiting)]),
@@ -435,15 +448,24 @@ class Search:
         return progress_bar(bool(self.cfg.progress), **kw)
 
 
-def steady_state_lag(algo) -> int:
-    """algorithm.lag: a count of decks, or auto: LAG_SHARE of the budget (the paper's 10,000:
-    400, which is 2 decks per slot of a 200-slot cluster, fewer than the 3 per slot that
-    docs/pipeline.md#the-steady-state-loop works out for this machine's head node: set it where that matters, as
-    make scale does). A function of the algorithm's config alone, so a run gives the same archive
-    on any cluster."""
+def steady_state_lag(algo, slots: int) -> int:
+    """algorithm.lag: a count of decks, or auto: LAGS_PER_SLOT decks per worker slot the run has
+    (what docs/pipeline.md#the-steady-state-loop works out for this machine's head node), at
+    least LAG_FLOOR and at most LAG_MOST_SHARE of the budget. Resolved once, when a run starts, and
+    kept in its checkpoint: the run's data at each step depends on it, so a resume keeps it
+    whatever the slots are then."""
     if algo.lag != "auto":
         return int(algo.lag)
-    return max(1, round(LAG_SHARE * int(algo.budget)))
+    budget = int(algo.budget)
+    return max(min(LAGS_PER_SLOT * int(slots), round(LAG_MOST_SHARE * budget)), min(LAG_FLOOR, budget))
+
+
+def legacy_lag(algo) -> int:
+    """The lag of a run whose checkpoint does not say it (started before 2026-11-28), where auto
+    was LEGACY_LAG_SHARE of the budget: such a run resumes with the lag it began with."""
+    if algo.lag != "auto":
+        return int(algo.lag)
+    return max(1, round(LEGACY_LAG_SHARE * int(algo.budget)))
 
 
 def steady_state_min_batch(algo, lag: int) -> int:

@@ -486,3 +486,6 @@ def _check_state(path, state: dict, n: int | None) -> None:
         raise damaged(path, "its state's history is not a list of records")
     if n is not None and state.get("evaluations", n) != n:
         raise damaged(path, f"its state counts {state.get('evaluations')!r} evaluations, the file holds {n}")
+    lag = state.get("lag", 0)  # the steady-state loop's, kept since 2026-11-28
+    if not isinstance(lag, int) or isinstance(lag, bool) or lag < 0:
+        raise damaged(path, f"its state's lag is {lag!r}")

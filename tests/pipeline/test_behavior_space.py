@@ -108,12 +108,13 @@ def test_a_run_names_its_measures_everywhere_and_another_space_cannot_resume_it(
 
 def test_the_default_space_gives_the_archive_it_gave_before_measures_had_names(tmp_path):
     """Regression pin (the issue's figures, measured on main 66486f0 before behaviour spaces):
-    experiment=smoke_random seed=5 with every archive setting at its default."""
+    experiment=smoke_random seed=5 with every archive setting at its default, and the lag its
+    default gave then (auto was 4% of the budget until 2026-11-28; now it follows the slots)."""
     from .helpers import ROOT
     import subprocess
     import sys
     done = subprocess.run([sys.executable, "-m", "pipeline", "experiment=smoke_random", "seed=5", "progress=false",
-                           f"run_dir={tmp_path}"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+                           "algorithm.lag=20", f"run_dir={tmp_path}"], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     last = json.loads((tmp_path / "metrics.jsonl").read_text().splitlines()[-1])
     assert (last["evaluations"], last["elites"], last["qd_score"], last["coverage"]) == (500, 176, 74.25208333333333, 0.11)

@@ -63,3 +63,19 @@ def test_tasks_lost_with_a_killed_worker_run_again(space):
     expected = [evaluate_deck(space.decode(d), games=60, seed=evaluation_seed(3, i), player="random").targets()
                 for i, d in enumerate(decks)]
     assert [r.targets() for r in results] == expected
+
+
+def test_ready_hands_back_each_deck_in_order_as_its_games_arrive(client, space):
+    """ready() returns once the next deck's games are in, with every deck after it that is
+    complete too, never one out of order; the parts are those evaluate() gives at once."""
+    decks = space.random_decks(np.random.default_rng(3), 8)
+    ids = np.arange(20, 28)
+    batch = _evaluator(client, space, games_per_task=2).submit(decks, ids)
+    parts = []
+    while batch.waiting:
+        parts.append(batch.ready(most=5))
+        assert 1 <= len(parts[-1]) <= 5
+    whole = _evaluator(client, space, games_per_task=2).evaluate(decks, ids)
+    assert [r.targets() for part in parts for r in part] == [r.targets() for r in whole]
+    assert len(parts) > 2, "the decks came back only in whole parts of `most`"
+    assert batch.timing is not None

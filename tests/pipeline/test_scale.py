@@ -15,8 +15,8 @@ from workers.protocol.chunk_sums import ChunkSums
 
 from .helpers import ROOT, wait_for
 
-LINE = re.compile(r"^scale N=(\d+) steady_state=(on|off): busy_share ([\d.]+), evaluations_per_hour (\d+), "
-                  r"head_s_per_iteration ([\d.]+), scheduler_ms_per_task ([\d.]+), head_cpu_ms_per_task ([\d.]+), "
+LINE = re.compile(r"^scale N=(\d+) steady_state=(on|off): busy_share ([\d.]+), lag (\d+), "
+                  r"evaluations_per_hour (\d+), head_s_per_iteration ([\d.]+), scheduler_ms_per_task ([\d.]+), head_cpu_ms_per_task ([\d.]+), "
                   r"head_cpu_s_per_iteration ([\d.]+), driver_peak_mib (\d+), "
                   r"paper_trial_h ([\d.]+)$")
 
@@ -33,7 +33,9 @@ def test_make_scale_on_a_small_n_prints_a_line_per_mode(tmp_path):
     lines = [LINE.match(ln) for ln in done.stdout.splitlines() if ln.startswith("scale ")]
     assert [(m.group(1), m.group(2)) for m in lines if m] == [("6", "off"), ("6", "on")], done.stdout
     for m in lines:
-        assert 0 < float(m.group(3)) <= 1.0 and int(m.group(4)) > 0 and float(m.group(5)) > 0
+        assert 0 < float(m.group(3)) <= 1.0 and int(m.group(5)) > 0 and float(m.group(6)) > 0
+    # the default lag: 3 per slot (18), at most 30% of the budget (12); none without the steady state
+    assert [int(m.group(4)) for m in lines] == [0, 12]
     for mode in ("off", "on"):  # real runs: a checkpoint holding every evaluation
         assert (tmp_path / "runs" / f"N6-steady_state-{mode}" / "checkpoint.h5").is_file()
 
