@@ -163,7 +163,6 @@ class SubmittedBatch:
         self.sums = [[None] * len(self.chunks) for _ in self.card_lists]  # per deck and chunk, as they come
         self.remaining = [len(self.chunks)] * len(self.card_lists)  # per deck: chunks not in yet
         self.returned, self.game_s = 0, 0.0  # decks handed back so far; task seconds so far
-        self.progress = None  # where each deck whose games are all in is counted
 
     @property
     def waiting(self) -> int:
@@ -173,10 +172,9 @@ class SubmittedBatch:
     def results(self, progress=None, count: int | None = None) -> list:
         """Waits for the games of the next `count` decks not handed back yet (default: all of them;
         a lost task runs again), and returns those decks' EvaluationResults in order."""
-        self.progress = progress
         upto = len(self.card_lists) if count is None else self.returned + count
         while self._complete_from(self.returned) < upto:
-            self._receive()
+            self._receive(progress)
         return self._hand_back(upto)
 
     def ready(self, most: int) -> list:
@@ -194,9 +192,10 @@ class SubmittedBatch:
             deck += 1
         return deck
 
-    def _receive(self) -> None:
+    def _receive(self, progress=None) -> None:
         """Takes in the tasks finished since the last call (at least one; one gather for all of
-        them) and runs again those that were lost or failed."""
+        them), counting each deck whose games are all in on `progress`, and runs again those
+        that were lost or failed."""
         finished = self.finishing.next_batch(block=True)
         ok = [f for f in finished if f.status == "finished"]
         for future, (sums, seconds) in zip(ok, self.client.dask.gather(ok) if ok else ()):
@@ -204,8 +203,8 @@ class SubmittedBatch:
             self.sums[d][c] = sums
             self.game_s += seconds
             self.remaining[d] -= 1
-            if self.remaining[d] == 0 and self.progress is not None:
-                self.progress.update(1)
+            if self.remaining[d] == 0 and progress is not None:
+                progress.update(1)
         for future in finished:
             if future in self.running:
                 self.finishing.add(self._again(future))

@@ -90,8 +90,8 @@ class Search:
         self.grid: SurrogateGrid | None = None
         self.flights: list[InFlight] = []  # in submission order
         self.steady_state = self.algo.kind == "surrogate" and bool(self.algo.steady_state)
-        # decks in flight while the head node works: auto is resolved by run() from the slots
-        self.lag = 0 if not self.steady_state else None if self.algo.lag == "auto" else int(self.algo.lag)
+        # decks in flight while the head node works: kept from a checkpoint, or resolved by run()
+        self.lag = None if self.steady_state else 0
         self._eval_bar = None
         if self.algo.kind == "surrogate":
             self.surrogate = Surrogate.from_config(self.algo.model, cfg.surrogate, space.size,
