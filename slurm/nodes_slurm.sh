@@ -72,9 +72,14 @@ on_host_exec() { host_command "$@"; exec "${command[@]}"; }
 
 make_network() {
     local name
+    # All checked before any is removed: a cluster in use (a node of it down) must stay whole.
+    for name in "$switch" "$ctl" "${nodes[@]}"; do
+        if netns_exists "$name" && [ -n "$(ip netns pids "$name")" ]; then
+            die "network namespace $name exists and is in use (another cluster?)"
+        fi
+    done
     for name in "$switch" "$ctl" "${nodes[@]}"; do
         if netns_exists "$name"; then
-            [ -z "$(ip netns pids "$name")" ] || die "network namespace $name exists and is in use (another cluster?)"
             say "removing the unused network namespace $name left from an earlier start"
             ip netns del "$name"
         fi

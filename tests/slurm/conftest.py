@@ -186,18 +186,28 @@ def slurm_nodes(request):
     missing = [tool for tool in ("ip", "nsenter", "unshare") if not shutil.which(tool)]
     if missing:
         machine.unavailable(f"the multi-node SLURM tests need {', '.join(missing)} (iproute2, util-linux)")
-    failed = _bring_up(request, [], NODES_SCRIPT, NODES_DIR, "SLURM_NODES_", NODE_DAEMONS, NETNS)
+    # Not while another test uses it: one may have taken a node down, and a start that then finds
+    # the cluster not whole would build it again under that test.
+    with _nodes_in_use_by_us():
+        failed = _bring_up(request, [], NODES_SCRIPT, NODES_DIR, "SLURM_NODES_", NODE_DAEMONS, NETNS)
     if failed:
         machine.unavailable(f"cannot start the multi-node SLURM: {failed}")
     return NODES_DIR
+
+
+@contextlib.contextmanager
+def _nodes_in_use_by_us():
+    NODES_DIR.mkdir(parents=True, exist_ok=True)
+    with open(NODES_DIR / "use.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
 
 
 @pytest.fixture
 def nodes_to_ourselves(slurm_nodes):
     """One test at a time on the multi-node cluster (its two one-CPU nodes fit one run's
     worker jobs), whichever pytest-xdist worker runs it."""
-    with open(NODES_DIR / "use.lock", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+    with _nodes_in_use_by_us():
         yield slurm_nodes
 
 
