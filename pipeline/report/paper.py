@@ -1,11 +1,13 @@
 """Our runs beside the paper's Table 1: `python -m pipeline.report.paper RUN_OR_FOLDER... [--out DIR]`.
 
 Reads only each run folder's summary (config.yaml, and metrics.jsonl, whose last line holds the
-final real archive's four numbers), so it works on the summaries kept in results/paper/ without
-their checkpoints. The paper's numbers are data with their citation (paper_table1.json). Writes
-paper_table.md (per algorithm: ours, the paper's, the ratio, and whether ours lies within the
-paper's mean +- 3 SE) and qd_score_vs_paper.png (QD-score over real evaluations per run, the
-paper's final means marked), and prints the table."""
+final real archive's four numbers, and evaluations.csv, every real evaluation), so it works on the
+summaries kept in results/paper/ without their checkpoints. The paper's numbers are data with
+their citation (paper_table1.json). Writes paper_table.md and prints it: per algorithm ours, the
+paper's, the ratio, and whether ours lies within the paper's mean +- 3 SE, twice: on our cells
+(each range split evenly) and on the cells the paper's reference code used (evostone2_cells.py),
+rebuilt from evaluations.csv; and qd_score_vs_paper.png (QD-score over real evaluations per run,
+the paper's final means marked)."""
 from __future__ import annotations
 
 import argparse
@@ -15,9 +17,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import yaml
 
 from ..run_errors import PipelineError
+from ..search.archives import KNOWN_OBJECTIVE_RANGES
+from ..search.run_files import EVALUATIONS_CSV
+from .evostone2_cells import evostone2_metrics
 from .runs import LABELS, ReportError
 
 PAPER = json.loads((Path(__file__).with_name("paper_table1.json")).read_text())
@@ -37,6 +43,7 @@ class Summary:
     seed: int
     budget: int
     history: list[dict]  # metrics.jsonl, one record per real batch
+    evostone2: dict | None  # the final four numbers on EvoStone2's cells (None: no evaluations.csv)
 
     @property
     def final(self) -> dict:
@@ -77,7 +84,26 @@ def load_summary(folder: Path) -> Summary:
                           f"paper's {PAPER_SCALE['budget']:,} of {PAPER_SCALE['games']}")
     if not history:
         raise ReportError(f"{folder}: metrics.jsonl holds no batch yet")
-    return Summary(folder, algorithm, seed, budget, history)
+    return Summary(folder, algorithm, seed, budget, history, _evostone2_numbers(folder, history[-1]["evaluations"]))
+
+
+def _evostone2_numbers(folder: Path, evaluations: int) -> dict | None:
+    """The final four numbers on EvoStone2's cells, from the first `evaluations` rows of
+    evaluations.csv (a run writes it with its checkpoint, which may be ahead of its last log row)."""
+    path = folder / EVALUATIONS_CSV
+    if not path.is_file():
+        return None
+    objective, measures = PAPER_SPACE["objective"], PAPER_SPACE["measures"]
+    try:
+        table = np.genfromtxt(path, delimiter=",", names=True, max_rows=evaluations)
+        columns = {name: np.atleast_1d(table[name]) for name in (objective, "win_rate", *measures)}
+    except (OSError, ValueError) as exc:
+        raise ReportError(f"{path}: not a readable evaluations file ({exc})") from None
+    if len(columns[objective]) < evaluations or np.isnan(np.column_stack(list(columns.values()))).any():
+        raise ReportError(f"{path}: holds {len(columns[objective]):,} whole rows, not the {evaluations:,} "
+                          f"evaluations metrics.jsonl ends with")
+    return evostone2_metrics(columns[objective], columns["win_rate"], np.column_stack([columns[m] for m in measures]),
+                             PAPER_SPACE["dims"], PAPER_SPACE["ranges"], KNOWN_OBJECTIVE_RANGES[objective])
 
 
 def _mean_se(values: list[float]) -> tuple[float, float]:
@@ -88,9 +114,10 @@ def _mean_se(values: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
-def comparison_rows(summaries: list[Summary]) -> list[dict]:
-    """Per algorithm (the paper's order first): our mean +- SE of each number over its runs,
-    the paper's, the ratio ours / paper and whether ours lies within the paper's mean +- 3 SE."""
+def comparison_rows(summaries: list[Summary], numbers=lambda s: s.final) -> list[dict]:
+    """Per algorithm (the paper's order first): our mean +- SE of each number (`numbers` of a
+    run: its final log row, or its EvoStone2 cells' numbers) over its runs, the paper's, the ratio
+    ours / paper and whether ours lies within the paper's mean +- 3 SE."""
     order = list(PAPER["rows"]) + [a for a in LABELS if a not in PAPER["rows"]]
     by_algorithm: dict[str, list[Summary]] = {}
     for s in sorted(summaries, key=lambda s: (order.index(s.algorithm) if s.algorithm in order else len(order),
@@ -102,7 +129,7 @@ def comparison_rows(summaries: list[Summary]) -> list[dict]:
         row = {"algorithm": algorithm, "label": LABELS.get(algorithm, algorithm), "trials": len(runs),
                "evaluations": [r.final["evaluations"] for r in runs], "finished": sum(r.finished for r in runs)}
         for key, _, scale in METRICS:
-            ours = _mean_se([float(r.final[key]) * scale for r in runs])
+            ours = _mean_se([float(numbers(r)[key]) * scale for r in runs])
             row[key] = {"ours": ours, "paper": tuple(paper[key]) if paper else None}
             if paper:
                 mean, se = paper[key]
@@ -116,7 +143,7 @@ def _value(mean: float, se: float) -> str:
     return f"{mean:.2f}" if math.isnan(se) else f"{mean:.2f} +- {se:.2f}"
 
 
-def table_markdown(rows: list[dict]) -> str:
+def table_lines(rows: list[dict]) -> list[str]:
     head = ["Algorithm", "", *[h for _, h, _ in METRICS]]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
@@ -130,10 +157,23 @@ def table_markdown(rows: list[dict]) -> str:
                      + " | ".join(_value(*row[k]["paper"]) for k, _, _ in METRICS) + " |")
         lines.append(f"| | ratio ours / paper (outside mean +- {WITHIN_SE} SE: *) | " + " | ".join(
             f"{row[k]['ratio']:.2f}" + ("" if row[k]["within"] else " *") for k, _, _ in METRICS) + " |")
+    return lines
+
+
+def table_markdown(summaries: list[Summary]) -> str:
+    rows = comparison_rows(summaries)
     unfinished = sum(r["trials"] - r["finished"] for r in rows)
-    return (f"Our runs beside the paper's Table 1 ({PAPER['citation']} {PAPER['note']})."
+    text = (f"Our runs beside the paper's Table 1 ({PAPER['citation']} {PAPER['note']})."
             + (f" {unfinished} of our runs are unfinished: their numbers are as of their last batch." if unfinished else "")
-            + "\n\n" + "\n".join(lines) + "\n")
+            + "\n\n## On our cells (each range split evenly into 40)\n\n" + "\n".join(table_lines(rows)) + "\n")
+    binned = [s for s in summaries if s.evostone2 is not None]
+    text += ("\n## On the paper's cells (EvoStone2's map: each range split by its width + 1, so 38 x 36 cells "
+             "can be filled), rebuilt from evaluations.csv\n\n")
+    if not binned:
+        return text + "No run here has evaluations.csv.\n"
+    missing = [f"{s.algorithm} seed {s.seed}" for s in summaries if s.evostone2 is None]
+    return (text + "\n".join(table_lines(comparison_rows(binned, lambda s: s.evostone2))) + "\n"
+            + (f"\nWithout evaluations.csv, so not in this table: {', '.join(missing)}.\n" if missing else ""))
 
 
 def qd_score_figure(summaries: list[Summary], path: Path) -> None:
@@ -172,7 +212,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         summaries = find_summaries(args.runs)
-        text = table_markdown(comparison_rows(summaries))
+        text = table_markdown(summaries)
         if args.out is not None:
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / "paper_table.md").write_text(text)

@@ -423,6 +423,8 @@ class Search:
                                        int(self.cfg.report.best_decks), self.spec)
             run_files.write_ccdf(self.run_dir, self.archive, self.spec)
             run_files.write_archive_csv(self.run_dir, self.archive, self.spec, self.space)
+            run_files.write_evaluations_csv(self.run_dir, *self._values(self.targets, self.decks), self.targets,
+                                            self.iterations, self.spec)
             run_files.write_archive_page(self.run_dir, self.archive, self.spec, self.space,
                                          f"{self.cfg.name}: {self.algo.name}, seed {self.cfg.seed}, "
                                          f"{self.evaluations} evaluations")

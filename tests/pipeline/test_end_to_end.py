@@ -65,6 +65,17 @@ def _check_outputs(run_dir, budget=60):
     assert [float(e["win_rate"]) for e in elites] == pytest.approx(archive["targets"][:, TARGET_NAMES.index("win_rate")],
                                                                       rel=1e-5)
     assert all(sum(int(card.split("x ", 1)[0]) for card in e["deck"].split("; ")) == 30 for e in elites)
+    with open(run_dir / "evaluations.csv", newline="") as f:  # every evaluation, in order
+        evaluations = list(csv.DictReader(f))
+    ev = state["evaluations"]
+    assert [int(e["eval_id"]) for e in evaluations] == list(range(budget))
+    assert [int(e["outer_iteration"]) for e in evaluations] == ev["iteration"].tolist()
+    assert [float(e["win_rate"]) for e in evaluations] == pytest.approx(ev["targets"][:, TARGET_NAMES.index("win_rate")],
+                                                                         rel=1e-5)
+    for elite in elites:  # an elite is its evaluation
+        row = evaluations[int(elite["eval_id"])]
+        assert [float(row[k]) for k in ("health_difference", "turns", "hand_size")] == pytest.approx(
+            [float(elite[k]) for k in ("health_difference", "turns", "hand_size")], rel=1e-5)
     return state
 
 

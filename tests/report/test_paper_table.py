@@ -61,3 +61,37 @@ def test_a_run_of_another_scale_or_space_is_refused(tmp_path, override, said):
     _summary(tmp_path / "run", "dsa_me", 0, [_final(100, 20.0)], override)
     with pytest.raises(paper.ReportError, match=said):
         paper.find_summaries([tmp_path])
+
+
+def _evaluations(folder, rows):
+    """evaluations.csv as a run writes it: (health difference, win rate, turns, hand size) per row."""
+    lines = ["eval_id,outer_iteration,health_difference,win_rate,turns,hand_size"]
+    lines += [f"{i},0,{f},{w},{t},{h}" for i, (f, w, t, h) in enumerate(rows)]
+    (folder / "evaluations.csv").write_text("\n".join(lines) + "\n")
+
+
+def test_the_second_table_counts_the_paper_reference_codes_cells(tmp_path):
+    """Two evaluations in neighbouring even cells (turns 14.7 and 14.85) share EvoStone2's cell 35 (its
+    cells are wider), so on the paper's cells one elite is left; a third row past the log's last
+    line is not counted; a run without evaluations.csv is named."""
+    root = tmp_path / "paper"
+    run = _summary(root / "dsa_me-seed0", "dsa_me", 0, [_final(2, 1.0, 6.0, 0.7, 2 / 1600)])
+    _evaluations(run, [(6.0, 0.7, 14.7, 4.0), (0.0, 0.5, 14.85, 4.0), (30.0, 1.0, 8.0, 2.0)])
+    _summary(root / "map_elites-seed0", "map_elites", 0, [_final(10_000, 100.0)])
+    summaries = paper.find_summaries([root])
+    dsa = next(s for s in summaries if s.algorithm == "dsa_me")
+    assert dsa.evostone2["elites"] == 1 and dsa.evostone2["qd_score"] == pytest.approx(36 / 60)
+    assert dsa.evostone2["max_win_rate"] == pytest.approx(0.7)
+    table = paper.table_markdown(summaries)
+    ours, theirs = table.split("## On the paper's cells")
+    assert "| DSA-ME | ours: 1 trial, 2 evaluations | 6.00 | 70.00 | 0.12 | 1.00 |" in ours
+    assert "| DSA-ME | ours: 1 trial, 2 evaluations | 6.00 | 70.00 | 0.06 | 0.60 |" in theirs
+    assert "MAP-Elites" not in theirs.split("\n\nWithout")[0]
+    assert "Without evaluations.csv, so not in this table: map_elites seed 0." in theirs
+
+
+def test_an_evaluations_file_shorter_than_the_log_is_refused(tmp_path):
+    run = _summary(tmp_path / "run", "dsa_me", 0, [_final(3, 1.0)])
+    _evaluations(run, [(6.0, 0.7, 14.7, 4.0), (0.0, 0.5, 14.95, 4.0)])
+    with pytest.raises(paper.ReportError, match="holds 2 whole rows, not the 3"):
+        paper.find_summaries([tmp_path])
