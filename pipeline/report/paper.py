@@ -21,7 +21,7 @@ import numpy as np
 import yaml
 
 from ..run_errors import PipelineError
-from ..search.archives import KNOWN_OBJECTIVE_RANGES
+from ..behavior_space import KNOWN_OBJECTIVE_RANGES
 from ..search.run_files import EVALUATIONS_CSV
 from .evostone2_cells import evostone2_metrics
 from .runs import LABELS, ReportError
