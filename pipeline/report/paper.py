@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from ..run_errors import PipelineError
 from ..behavior_space import KNOWN_OBJECTIVE_RANGES
+from ..run_errors import PipelineError
 from ..search.run_files import EVALUATIONS_CSV
 from .evostone2_cells import evostone2_metrics
 from .runs import LABELS, ReportError
