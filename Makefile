@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: run test test-slurm bench scale fidelity soak fuzz fuzz-inputs coverage venv native clean report
+.PHONY: run test test-slurm bench scale fidelity soak fuzz fuzz-inputs coverage venv native clean report paper-table
 
 venv: $(STAMP)
 
@@ -37,6 +37,11 @@ REPORT ?= results/report
 REPORT_FLAGS ?=
 report: native
 	$(PY) -m pipeline.report --out $(REPORT) $(REPORT_FLAGS) $(RUNS)
+
+# Our runs of experiment=paper beside the paper's Table 1, from their summaries in results/paper
+# alone (docs/results.md): paper_table.md and qd_score_vs_paper.png there, the table printed.
+paper-table: native
+	$(PY) -m pipeline.report.paper results/paper --out results/paper
 
 test: native
 	@echo "make test: about 23 minutes on an idle 2-core machine. Installs with apt-get when missing" \

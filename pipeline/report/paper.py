@@ -43,7 +43,7 @@ class Summary:
     seed: int
     budget: int
     history: list[dict]  # metrics.jsonl, one record per real batch
-    evostone2: dict | None  # the final four numbers on EvoStone2's cells (None: no evaluations.csv)
+    evaluations: dict | None  # evaluations.csv's columns up to the last log row (None: no such file)
 
     @property
     def final(self) -> dict:
@@ -52,6 +52,13 @@ class Summary:
     @property
     def finished(self) -> bool:
         return self.final["evaluations"] >= self.budget
+
+    def evostone2(self, upto: int | None = None) -> dict:
+        """The four numbers of the archive that the first `upto` (default all) evaluations build
+        on EvoStone2's cells."""
+        ev = {name: column[:upto] for name, column in self.evaluations.items()}
+        return evostone2_metrics(ev["objective"], ev["win_rate"], ev["measures"], PAPER_SPACE["dims"],
+                                 PAPER_SPACE["ranges"], KNOWN_OBJECTIVE_RANGES[PAPER_SPACE["objective"]])
 
 
 def find_summaries(paths: list[Path]) -> list[Summary]:
@@ -84,12 +91,12 @@ def load_summary(folder: Path) -> Summary:
                           f"paper's {PAPER_SCALE['budget']:,} of {PAPER_SCALE['games']}")
     if not history:
         raise ReportError(f"{folder}: metrics.jsonl holds no batch yet")
-    return Summary(folder, algorithm, seed, budget, history, _evostone2_numbers(folder, history[-1]["evaluations"]))
+    return Summary(folder, algorithm, seed, budget, history, _evaluations(folder, history[-1]["evaluations"]))
 
 
-def _evostone2_numbers(folder: Path, evaluations: int) -> dict | None:
-    """The final four numbers on EvoStone2's cells, from the first `evaluations` rows of
-    evaluations.csv (a run writes it with its checkpoint, which may be ahead of its last log row)."""
+def _evaluations(folder: Path, evaluations: int) -> dict | None:
+    """Objective, win rate and measures of the first `evaluations` rows of evaluations.csv (a run
+    writes it with its checkpoint, which may be ahead of its last log row)."""
     path = folder / EVALUATIONS_CSV
     if not path.is_file():
         return None
@@ -102,8 +109,8 @@ def _evostone2_numbers(folder: Path, evaluations: int) -> dict | None:
     if len(columns[objective]) < evaluations or np.isnan(np.column_stack(list(columns.values()))).any():
         raise ReportError(f"{path}: holds {len(columns[objective]):,} whole rows, not the {evaluations:,} "
                           f"evaluations metrics.jsonl ends with")
-    return evostone2_metrics(columns[objective], columns["win_rate"], np.column_stack([columns[m] for m in measures]),
-                             PAPER_SPACE["dims"], PAPER_SPACE["ranges"], KNOWN_OBJECTIVE_RANGES[objective])
+    return {"objective": columns[objective], "win_rate": columns["win_rate"],
+            "measures": np.column_stack([columns[m] for m in measures])}
 
 
 def _mean_se(values: list[float]) -> tuple[float, float]:
@@ -166,18 +173,19 @@ def table_markdown(summaries: list[Summary]) -> str:
     text = (f"Our runs beside the paper's Table 1 ({PAPER['citation']} {PAPER['note']})."
             + (f" {unfinished} of our runs are unfinished: their numbers are as of their last batch." if unfinished else "")
             + "\n\n## On our cells (each range split evenly into 40)\n\n" + "\n".join(table_lines(rows)) + "\n")
-    binned = [s for s in summaries if s.evostone2 is not None]
+    binned = [s for s in summaries if s.evaluations is not None]
     text += ("\n## On the paper's cells (EvoStone2's map: each range split by its width + 1, so 38 x 36 cells "
              "can be filled), rebuilt from evaluations.csv\n\n")
     if not binned:
         return text + "No run here has evaluations.csv.\n"
-    missing = [f"{s.algorithm} seed {s.seed}" for s in summaries if s.evostone2 is None]
-    return (text + "\n".join(table_lines(comparison_rows(binned, lambda s: s.evostone2))) + "\n"
+    missing = [f"{s.algorithm} seed {s.seed}" for s in summaries if s.evaluations is None]
+    return (text + "\n".join(table_lines(comparison_rows(binned, lambda s: s.evostone2()))) + "\n"
             + (f"\nWithout evaluations.csv, so not in this table: {', '.join(missing)}.\n" if missing else ""))
 
 
 def qd_score_figure(summaries: list[Summary], path: Path) -> None:
-    """QD-score over real evaluations, one line per run, the paper's final means marked."""
+    """QD-score over real evaluations, one line per run, dashed on EvoStone2's cells (the cells
+    the paper's numbers count) where the run has evaluations.csv; the paper's final means marked."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -185,8 +193,11 @@ def qd_score_figure(summaries: list[Summary], path: Path) -> None:
     colours: dict[str, str] = {}
     for s in summaries:
         colour = colours.setdefault(s.algorithm, f"C{len(colours)}")
-        ax.plot([h["evaluations"] for h in s.history], [h["qd_score"] for h in s.history], color=colour,
-                label=f"{LABELS.get(s.algorithm, s.algorithm)}, seed {s.seed}")
+        label, evaluations = f"{LABELS.get(s.algorithm, s.algorithm)}, seed {s.seed}", [h["evaluations"] for h in s.history]
+        ax.plot(evaluations, [h["qd_score"] for h in s.history], color=colour, label=f"{label}, our cells")
+        if s.evaluations is not None:
+            ax.plot(evaluations, [s.evostone2(n)["qd_score"] for n in evaluations], color=colour, linestyle="--",
+                    label=f"{label}, the paper's cells")
     for algorithm, colour in colours.items():
         if algorithm in PAPER["rows"]:
             mean, se = PAPER["rows"][algorithm]["qd_score"]

@@ -80,8 +80,9 @@ def test_the_second_table_counts_the_paper_reference_codes_cells(tmp_path):
     _summary(root / "map_elites-seed0", "map_elites", 0, [_final(10_000, 100.0)])
     summaries = paper.find_summaries([root])
     dsa = next(s for s in summaries if s.algorithm == "dsa_me")
-    assert dsa.evostone2["elites"] == 1 and dsa.evostone2["qd_score"] == pytest.approx(36 / 60)
-    assert dsa.evostone2["max_win_rate"] == pytest.approx(0.7)
+    assert dsa.evostone2()["elites"] == 1 and dsa.evostone2()["qd_score"] == pytest.approx(36 / 60)
+    assert dsa.evostone2()["max_win_rate"] == pytest.approx(0.7)
+    assert dsa.evostone2(1)["qd_score"] == pytest.approx(36 / 60) and dsa.evostone2(0)["elites"] == 0
     table = paper.table_markdown(summaries)
     ours, theirs = table.split("## On the paper's cells")
     assert "| DSA-ME | ours: 1 trial, 2 evaluations | 6.00 | 70.00 | 0.12 | 1.00 |" in ours
