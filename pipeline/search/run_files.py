@@ -152,6 +152,17 @@ def write_ccdf(run_dir: Path, archive, spec: ArchiveSpec) -> None:
     _replace(Path(run_dir) / CCDF_FILE, lambda tmp: Path(tmp).write_text(text))
 
 
+def _scores(spec: ArchiveSpec, objective: np.ndarray, targets: np.ndarray, measures: np.ndarray):
+    """The columns archive.csv and evaluations.csv share, names and values: the objective, the win
+    rate (unless it is the objective), the measures by name."""
+    from workers.protocol.results import TARGET_NAMES
+    behavior = spec.behavior
+    win = [] if behavior.objective == "win_rate" else [targets[:, TARGET_NAMES.index("win_rate")]]
+    names = [behavior.objective, *["win_rate"] * len(win), *behavior.measures]
+    values = np.column_stack([objective, *win, measures]) if len(objective) else np.zeros((0, len(names)))
+    return names, values
+
+
 def write_archive_csv(run_dir: Path, archive, spec: ArchiveSpec, space: DeckSpace) -> None:
     """archive.csv: every elite in one row (cell, objective, win rate, the measures by name, the
     evaluation that made it, the deck by card names), small enough to keep with a finished run
@@ -159,18 +170,13 @@ def write_archive_csv(run_dir: Path, archive, spec: ArchiveSpec, space: DeckSpac
     import csv
     import io
 
-    from workers.protocol.results import TARGET_NAMES
     data = archive_arrays(archive)
-    behavior = spec.behavior
+    names, values = _scores(spec, data["objective"], data["targets"], data["measures"])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    also_win_rate = behavior.objective != "win_rate"
-    writer.writerow(["cell", behavior.objective, *["win_rate"] * also_win_rate, *behavior.measures, "eval_id", "deck"])
-    win = TARGET_NAMES.index("win_rate")
+    writer.writerow(["cell", *names, "eval_id", "deck"])
     for i in range(len(data["index"])):
-        writer.writerow([int(data["index"][i]), f"{data['objective'][i]:.6g}",
-                         *[f"{data['targets'][i][win]:.6g}"] * also_win_rate,
-                         *(f"{m:.6g}" for m in data["measures"][i]), int(data["eval_id"][i]),
+        writer.writerow([int(data["index"][i]), *(f"{v:.6g}" for v in values[i]), int(data["eval_id"][i]),
                          "; ".join(space.describe(data["solution"][i]))])
     _replace(Path(run_dir) / ARCHIVE_CSV, lambda tmp: Path(tmp).write_text(out.getvalue()))
 
@@ -180,15 +186,10 @@ def write_evaluations_csv(run_dir: Path, objective: np.ndarray, measures: np.nda
     """evaluations.csv: every real evaluation in order (its id, the outer iteration that made it,
     objective, win rate, measures by name; no deck: about 0.4 MB at 10,000), so that the archive can
     be rebuilt on other cells (the paper's, `pipeline.report.paper`) without the checkpoint."""
-    from workers.protocol.results import TARGET_NAMES
-    behavior = spec.behavior
-    also_win_rate = behavior.objective != "win_rate"
-    columns = [objective[:, None], *[targets[:, [TARGET_NAMES.index("win_rate")]]] * also_win_rate, measures]
-    values = np.hstack(columns) if len(objective) else np.zeros((0, 1 + also_win_rate + len(behavior.measures)))
+    names, values = _scores(spec, objective, targets, measures)
     rows = [f"{i},{int(it)}," + ",".join(f"{v:.6g}" for v in row)
             for i, (it, row) in enumerate(zip(iterations, values))]
-    header = ",".join(["eval_id", "outer_iteration", behavior.objective, *["win_rate"] * also_win_rate,
-                       *behavior.measures])
+    header = ",".join(["eval_id", "outer_iteration", *names])
     _replace(Path(run_dir) / EVALUATIONS_CSV, lambda tmp: Path(tmp).write_text("\n".join([header, *rows]) + "\n"))
 
 
