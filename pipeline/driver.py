@@ -44,7 +44,7 @@ def run(cfg: DictConfig, client=None) -> Path | None:
                 search.resume(saved)
             else:
                 search.prepare_offline_surrogate()
-            with _cluster_log(run_dir), _cluster_and_client(cfg, space, client) as evaluator:
+            with _cluster_log(run_dir), cluster_and_client(cfg, space, client) as evaluator:
                 rd.write_config(run_dir, cfg, saved)  # also repairs a missing or damaged config.yaml
                 if saved is not None:
                     print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
@@ -194,7 +194,7 @@ def summary(search) -> str:
     return "\n".join(lines)
 
 
-class _cluster_and_client:
+class cluster_and_client:
     """Context manager: the Dask cluster of the config and an EvaluationClient on it."""
 
     def __init__(self, cfg, space, client=None):
@@ -236,7 +236,7 @@ def evaluated_strategy(cfg) -> str:
 def evaluate_deck_file(cfg, space, client=None) -> None:
     deck = space.load_deck_file(cfg.deck_file)
     import numpy as np
-    with _cluster_and_client(cfg, space, client) as evaluator:
+    with cluster_and_client(cfg, space, client) as evaluator:
         result = evaluator.evaluate(deck[None, :], np.array([0]))[0]
     from workers.protocol.results import TARGET_NAMES
     print(json.dumps({"deck_code": space.deck_code(deck), "cards": space.describe(deck),

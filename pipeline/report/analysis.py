@@ -125,33 +125,26 @@ def main(argv=None) -> None:
 
 def _transfer_cli(path: Path, workers: int | None, played=(), on_piece=None, progress=None,
                   announce=None) -> dict:
-    """The transfer of one run on a local cluster with the run's own game settings; `announce(n)`
-    is called with the cluster's worker slots once it is up, before any game is played."""
+    """The transfer of one run on a local cluster, its games played as the run played them (engine,
+    player, opponents, retries); `announce(n)` is called with the cluster's worker slots once it
+    is up, before any game is played."""
     from omegaconf import OmegaConf
 
-    from ..cluster.clusters import open_cluster
-    from ..cluster.evaluation import EvaluationClient
     from ..deck_space import DeckSpace
+    from ..driver import cluster_and_client
     from ..search.archives import ArchiveSpec
+    from ..state.config import validate
     saved = ckpt.load(path)
-    cfg = OmegaConf.create(saved.config_yaml)
+    # validated: a key added since the run was written takes its default, as on resume
+    cfg = validate(OmegaConf.create(saved.config_yaml))
+    cfg.cluster = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers, "dashboard": False})
     space = DeckSpace.from_config(cfg.deck_space)
     grid = surrogate_elites(saved)
-    cluster_cfg = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers, "dashboard": False})
-    with open_cluster(cluster_cfg) as client:
-        evaluator = EvaluationClient(
-            client, space, run_seed=int(cfg.seed), games=int(cfg.opponents.games),
-            games_per_task=cfg.cluster.games_per_task, player=cfg.strategy.player,
-            strategy=cfg.strategy.evaluated, beam_depth=int(cfg.strategy.beam_depth),
-            beam_width=int(cfg.strategy.beam_width),
-            # a checkpoint written before the option existed has no such key: false
-            hide_deck_order=bool(cfg.strategy.get("hide_deck_order", False)),
-            opponents_path=cfg.opponents.path)
+    with cluster_and_client(cfg, space) as evaluator:
         if announce is not None:
             announce(evaluator.workers())
         targets = play_elites(grid["solution"], evaluator, played, on_piece, progress)
     return transfer_summary(grid, targets, ArchiveSpec.from_config(cfg.archive), space)
-
 
 if __name__ == "__main__":
     main()
