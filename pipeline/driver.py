@@ -16,6 +16,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from .cluster.stops import Stopped, stop_on_signals, stops_deferred
 from .run_errors import ConfigError, PipelineError
+from .cluster.run_client import cluster_and_client, engine_options
 from .state.config import check_inputs, validate
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
@@ -62,36 +63,6 @@ def checked_space(cfg):
     engine_options(cfg)  # a missing or broken engine fails here, before anything is written
     from .deck_space import DeckSpace
     return DeckSpace.from_config(cfg.deck_space)
-
-
-_engine_checked: dict = {}
-
-
-def engine_options(cfg) -> dict:
-    """What the workers need to load the configured engine, checked once per process;
-    ConfigError naming what is missing (SabberStone build, runtime, compiler) otherwise."""
-    if cfg.engine.name == "builtin":
-        return {}
-    if cfg.engine.name == "scale_standin":
-        table = Path(cfg.engine.table or "")
-        if not cfg.engine.table or not table.is_file():
-            raise ConfigError(f"engine=scale_standin needs engine.table=<a stand-in table>, such as "
-                              f"python -m tools.scale writes; got {cfg.engine.table!r}")
-        from workers.protocol.timed_standin import Table
-        try:
-            Table(str(table))
-        except (OSError, ValueError, KeyError) as exc:
-            raise ConfigError(f"engine.table {table} is not a stand-in table ({str(exc).splitlines()[0]})") from None
-        return {"table_path": str(table.resolve())}
-    key = (cfg.engine.name, cfg.engine.path)
-    if key not in _engine_checked:
-        from workers.sabberstone import SabberStoneSetupError
-        from workers.sabberstone.checks import check
-        try:
-            _engine_checked[key] = {"path": check(cfg.engine.path)["folder"]}
-        except SabberStoneSetupError as exc:
-            raise ConfigError(str(exc)) from None
-    return _engine_checked[key]
 
 
 def _stoppable_search(cfg, run_dir, space, config_yaml):
@@ -192,45 +163,6 @@ def summary(search) -> str:
     if best:
         lines.append(f"best deck ({best[0]['objective']:+.2f} health difference): {best[0]['deck_code']}")
     return "\n".join(lines)
-
-
-class cluster_and_client:
-    """Context manager: the Dask cluster of the config and an EvaluationClient on it."""
-
-    def __init__(self, cfg, space, client=None):
-        self.cfg, self.space, self.client = cfg, space, client
-
-    def __enter__(self):
-        import contextlib
-
-        from .cluster.clusters import open_cluster, planned_slots
-        from .cluster.evaluation import EvaluationClient
-        self._ctx = open_cluster(self.cfg.cluster) if self.client is None else contextlib.nullcontext(self.client)
-        client = self._ctx.__enter__()
-        try:
-            return EvaluationClient(
-                client, self.space, run_seed=int(self.cfg.seed), games=int(self.cfg.opponents.games),
-                games_per_task=self.cfg.cluster.games_per_task, player=self.cfg.strategy.player,
-                strategy=evaluated_strategy(self.cfg), beam_depth=int(self.cfg.strategy.beam_depth),
-                beam_width=int(self.cfg.strategy.beam_width),
-                hide_deck_order=bool(self.cfg.strategy.hide_deck_order), opponents_path=self.cfg.opponents.path,
-                max_resubmits=int(self.cfg.cluster.max_retries), engine=self.cfg.engine.name,
-                engine_options=engine_options(self.cfg),
-                max_failed_share=float(self.cfg.cluster.max_failed_share),
-                slots=planned_slots(self.cfg.cluster, started_here=self.client is None))
-        except BaseException:
-            self._ctx.__exit__(*sys.exc_info())
-            raise
-
-    def __exit__(self, *exc):
-        return self._ctx.__exit__(*exc)
-
-
-def evaluated_strategy(cfg) -> str:
-    """strategy.evaluated for the workers: a weights file as an absolute path, so a worker
-    started in another folder (SLURM) reads the same file."""
-    value = cfg.strategy.evaluated
-    return str(Path(value).resolve()) if value.endswith(".json") else value
 
 
 def evaluate_deck_file(cfg, space, client=None) -> None:

@@ -131,7 +131,7 @@ def _transfer_cli(path: Path, workers: int | None, played=(), on_piece=None, pro
     from omegaconf import OmegaConf
 
     from ..deck_space import DeckSpace
-    from ..driver import cluster_and_client
+    from ..cluster.run_client import cluster_and_client
     from ..search.archives import ArchiveSpec
     from ..state.config import validate
     saved = ckpt.load(path)
