@@ -14,9 +14,9 @@ from hydra.experimental.callback import Callback
 from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
-from .cluster.stops import Stopped, stop_on_signals, stops_deferred
-from .run_errors import ConfigError, PipelineError
 from .cluster.run_client import cluster_and_client, engine_options
+from .cluster.stops import Stopped, stop_on_signals, stops_deferred
+from .run_errors import PipelineError
 from .state.config import check_inputs, validate
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")

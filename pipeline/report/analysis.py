@@ -130,8 +130,8 @@ def _transfer_cli(path: Path, workers: int | None, played=(), on_piece=None, pro
     is up, before any game is played."""
     from omegaconf import OmegaConf
 
-    from ..deck_space import DeckSpace
     from ..cluster.run_client import cluster_and_client
+    from ..deck_space import DeckSpace
     from ..search.archives import ArchiveSpec
     from ..state.config import validate
     saved = ckpt.load(path)
@@ -145,6 +145,7 @@ def _transfer_cli(path: Path, workers: int | None, played=(), on_piece=None, pro
             announce(evaluator.workers())
         targets = play_elites(grid["solution"], evaluator, played, on_piece, progress)
     return transfer_summary(grid, targets, ArchiveSpec.from_config(cfg.archive), space)
+
 
 if __name__ == "__main__":
     main()
