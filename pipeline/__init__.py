@@ -13,4 +13,5 @@ Packages, bottom to top; each imports only those below it:
 - `report`: reports over finished runs (`python -m pipeline.report`).
 - `driver` (with `__main__`): the Hydra entry point.
 """
+from . import float_paths  # noqa: F401  (first: it pins the CPU code path of numba, torch and MKL)
 import workers  # noqa: F401  (installs the finder that names moved module paths)

@@ -16,7 +16,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from .cluster.run_client import cluster_and_client, engine_options
 from .cluster.stops import Stopped, stop_on_signals, stops_deferred
-from .run_errors import PipelineError
+from .run_errors import PipelineError, RunDirError
 from .state.config import check_inputs, validate
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
@@ -31,7 +31,7 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     if cfg.deck_file:
         return evaluate_deck_file(cfg, checked_space(cfg), client)
     from .state import run_dir as rd
-    run_dir = rd.resolve_run_dir(cfg)
+    cfg, run_dir, asked_loop = _run_loop_and_dir(cfg, client)
     _link_sweep_folder(run_dir)
     # The folder first (created, locked, a test file written), before anything slow: an unusable
     # one fails in a second, not once the search is built; and what is read below cannot be
@@ -43,6 +43,7 @@ def run(cfg: DictConfig, client=None) -> Path | None:
         with _noting_stops(search):
             if saved is not None:
                 search.resume(saved)
+                _check_kept_loop(search, run_dir, asked_loop)
             else:
                 search.prepare_offline_surrogate()
             with _cluster_log(run_dir), cluster_and_client(cfg, space, client) as evaluator:
@@ -55,6 +56,44 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     print(f"run finished: {run_dir}", file=sys.stderr)
     print(summary(search))
     return run_dir
+
+
+def _run_loop_and_dir(cfg, client):
+    """The config with its steady-state loop as numbers (search.deck_search.resolve_loop), its run
+    folder, and the loop this command asks where it resumes a run begun with `lag: auto` (None
+    otherwise). A run resumed with `auto` keeps the numbers it began with, whatever the slots now.
+    A run of an earlier version began with auto and keeps its lag in its checkpoint: the same
+    command resumes it as it began, in the folder it has, and a command that names its run_dir
+    and gives numbers must give the ones it kept."""
+    from .cluster.clusters import planned_slots
+    from .search.deck_search import loop_is_auto, resolve_loop
+    from .state import run_dir as rd
+    algo = cfg.algorithm
+    began = rd.loop_begun_in(rd.resolve_run_dir(cfg)) if algo.kind == "surrogate" and algo.steady_state else None
+    if began is not None and "auto" in began:
+        if algo.lag == algo.min_batch == "auto":
+            return cfg, rd.resolve_run_dir(cfg), None
+        if cfg.run_dir:
+            auto = OmegaConf.merge(cfg, {"algorithm": {"lag": "auto", "min_batch": "auto"}})
+            return auto, rd.resolve_run_dir(auto), (algo.lag, algo.min_batch)
+    elif began is not None and cfg.run_dir and loop_is_auto(algo):
+        kept = {key: value if algo[key] == "auto" else algo[key] for key, value in zip(("lag", "min_batch"), began)}
+        cfg = OmegaConf.merge(cfg, {"algorithm": kept})
+    if loop_is_auto(cfg.algorithm):
+        slots = planned_slots(cfg.cluster) if client is None else sum(client.nthreads().values())
+        if slots:  # else (a cluster started elsewhere) the search resolves it once connected
+            cfg = resolve_loop(cfg, slots)
+    return cfg, rd.resolve_run_dir(cfg), None
+
+
+def _check_kept_loop(search, run_dir, asked) -> None:
+    """A run begun with `lag: auto` resumed by a command that gives numbers: they must be its."""
+    from .search.deck_search import steady_state_min_batch
+    kept = (search.lag, steady_state_min_batch(search.algo, search.lag))
+    if asked is not None and any(a != "auto" and int(a) != k for a, k in zip(asked, kept)):
+        raise RunDirError(f"{run_dir} holds a run with algorithm.lag {kept[0]} and min_batch {kept[1]} "
+                          f"(auto when it began), this command asks {asked[0]} and {asked[1]}; "
+                          "run it without them, or choose another run_dir")
 
 
 def checked_space(cfg):

@@ -75,11 +75,19 @@ def find_run_dirs(paths: list[Path]) -> list[Path]:
         if not p.is_dir():
             raise ReportError(f"{p} is not a directory (give run or sweep directories)")
         dirs = [p] if (p / ckpt.FILENAME).is_file() else _run_dirs_under(p)
+        if not dirs and _holds_summaries(p):
+            raise ReportError(f"{p} holds finished runs' summaries without checkpoints (the paper's runs): "
+                              f"make paper-table, or python -m pipeline.report.paper {p} --out DIR, reports them")
         if not dirs:
             raise ReportError(f"{p} holds no run with a checkpoint ({ckpt.FILENAME})")
         for d in dirs:
             found.setdefault(d.resolve(), d)
     return list(found.values())
+
+
+def _holds_summaries(folder: Path) -> bool:
+    """Whether a run folder's summaries lie in `folder` or a folder in it (a run's metrics.jsonl)."""
+    return any(folder.glob("metrics.jsonl")) or any(folder.glob("*/metrics.jsonl"))
 
 
 def _run_dirs_under(folder: Path) -> list[Path]:

@@ -462,6 +462,24 @@ def steady_state_lag(algo, slots: int) -> int:
     return max(min(LAGS_PER_SLOT * int(slots), round(LAG_MOST_SHARE * budget)), min(LAG_FLOOR, budget))
 
 
+def loop_is_auto(algo) -> bool:
+    """Whether a steady-state surrogate search leaves its lag or min_batch to the machine."""
+    return algo.kind == "surrogate" and bool(algo.steady_state) and "auto" in (algo.lag, algo.min_batch)
+
+
+def resolve_loop(cfg, slots: int):
+    """The config with algorithm.lag and min_batch as the numbers a steady-state run on `slots`
+    worker slots uses: they decide which data each surrogate sees, so they are part of what the
+    run computes (its identity, its folder's name and its config.yaml), not of the machine."""
+    if not loop_is_auto(cfg.algorithm):
+        return cfg
+    cfg = cfg.copy()
+    lag = steady_state_lag(cfg.algorithm, slots)
+    cfg.algorithm.min_batch = steady_state_min_batch(cfg.algorithm, lag)
+    cfg.algorithm.lag = lag
+    return cfg
+
+
 def legacy_lag(algo) -> int:
     """The lag of a run whose checkpoint does not say it (started before 2026-11-28), where auto
     was LEGACY_LAG_SHARE of the budget: such a run resumes with the lag it began with."""

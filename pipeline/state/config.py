@@ -61,7 +61,7 @@ class AlgorithmCfg:
     train_online: bool = True
     steady_state: bool = False  # surrogate kinds: the steady-state loop (the workers' queue never runs dry)
     overlap: Optional[bool] = None  # steady_state's name until 2026-11: still read, with a notice
-    lag: Any = "auto"  # steady state: decks in flight beyond each surrogate's data; auto = 4% of the budget
+    lag: Any = "auto"  # steady state: decks in flight beyond each surrogate's data; auto = 3 per worker slot, resolved when a run starts
     min_batch: Any = "auto"  # steady state: decks each outer iteration queues at least (mutants fill up); auto = lag / 2
     offline: OfflineCfg = field(default_factory=OfflineCfg)
     inner: InnerCfg = field(default_factory=InnerCfg)

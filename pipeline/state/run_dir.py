@@ -40,6 +40,7 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
         raise RunDirError(f"run directory {run_dir} is not empty and holds no run; choose another run_dir")
     ours = identity(cfg)
     if not (path.exists() or path.is_symlink()):
+        refuse_finished_summaries(run_dir)
         if theirs is not None and differences(theirs, ours):
             raise RunDirError(f"{run_dir} holds a run of another config ({_listed(differences(theirs, ours))}); "
                               "choose another run_dir")
@@ -58,6 +59,32 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
         diff = f" ({_listed(differences(kept, ours))})" if kept is not None else ""
         raise RunDirError(f"{run_dir} holds a run of another config{diff}; choose another run_dir")
     return saved
+
+
+SUMMARIES = ("metrics.jsonl", "evaluations.csv", "archive.csv")  # what a run writes after its first checkpoint
+
+
+def refuse_finished_summaries(run_dir: Path) -> None:
+    """A folder with a run's summaries and no checkpoint holds results (a finished run whose
+    checkpoint was removed, as the committed ones in results/paper/): a new run would write over
+    them, so it is refused and nothing in the folder changes."""
+    kept = [name for name in SUMMARIES if (Path(run_dir) / name).is_file() and (Path(run_dir) / name).stat().st_size]
+    if kept:
+        raise RunDirError(
+            f"{run_dir} holds a finished run's summaries ({', '.join(kept)}) and no checkpoint to resume; "
+            f"nothing in it is changed: to look at it, python -m pipeline.report {run_dir} --out DIR "
+            "(or make paper-table for results/paper); to run again, choose another run_dir")
+
+
+def loop_begun_in(run_dir: Path) -> tuple | None:
+    """(algorithm.lag, algorithm.min_batch) as the config.yaml of the run whose checkpoint lies in
+    `run_dir` says them (numbers, or `auto` for a run begun before runs wrote the numbers; its
+    checkpoint keeps the lag used); None where no checkpoint lies."""
+    run_dir = Path(run_dir)
+    if not (run_dir / ckpt.FILENAME).exists():
+        return None
+    algo = (read_config(run_dir / CONFIG_FILE) or {}).get("algorithm") or {}
+    return (algo.get("lag", "auto"), algo.get("min_batch", "auto")) if algo else None
 
 
 def _identity_of(saved: ckpt.Checkpoint) -> dict | None:
