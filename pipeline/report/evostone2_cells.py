@@ -22,6 +22,16 @@ def evostone2_index(values: np.ndarray, low: float, high: float, groups: int) ->
     return np.where(values <= low, 0, np.where(values >= high, groups - 1, inside))
 
 
+def fillable_cells(dims, ranges) -> list[int]:
+    """Per measure, how many of its cells a value can reach: the indices below the high end's,
+    and the last cell (values at or above the high end)."""
+    counts = []
+    for groups, (low, high) in zip(dims, ranges):
+        below_high = int(evostone2_index(np.nextafter(high, low), low, high, groups)) + 1
+        counts.append(min(below_high + 1, groups))
+    return counts
+
+
 def evostone2_metrics(objective: np.ndarray, win_rate: np.ndarray, measures: np.ndarray, dims, ranges,
                       objective_range) -> dict[str, float]:
     """The paper's four numbers of the archive that these evaluations, added in order, build on

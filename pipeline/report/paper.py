@@ -3,11 +3,13 @@
 Reads only each run folder's summary (config.yaml, and metrics.jsonl, whose last line holds the
 final real archive's four numbers, and evaluations.csv, every real evaluation), so it works on the
 summaries kept in results/paper/ without their checkpoints. The paper's numbers are data with
-their citation (paper_table1.json). Writes paper_table.md and prints it: per algorithm ours, the
-paper's, the ratio, and whether ours lies within the paper's mean +- 3 SE, twice: on our cells
-(each range split evenly) and on the cells the paper's reference code used (evostone2_cells.py),
-rebuilt from evaluations.csv; and qd_score_vs_paper.png (QD-score over real evaluations per run,
-the paper's final means marked)."""
+their citation (paper_table1.json). Prints paper_table.md: per algorithm our mean +- SE over our
+trials, the paper's, the ratio, Welch's t-test of the two means and the per-trial standard
+deviations, twice: on our cells (each range split evenly) and on the cells the paper's reference
+code used (evostone2_cells.py), rebuilt from evaluations.csv; and qd_score_vs_paper.png (every
+trial's QD-score over real evaluations, the paper's final means marked). With --out, each file is
+written only when its contents change, so a tracked folder stays clean.
+"""
 from __future__ import annotations
 
 import argparse
@@ -20,19 +22,20 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from ..behavior_space import KNOWN_OBJECTIVE_RANGES
+from ..behavior_space import DEFAULT_DIMS, DEFAULT_MEASURES, DEFAULT_OBJECTIVE, DEFAULT_RANGES, KNOWN_OBJECTIVE_RANGES
 from ..run_errors import PipelineError
 from ..search.run_files import EVALUATIONS_CSV
-from .evostone2_cells import evostone2_metrics
+from .evostone2_cells import evostone2_metrics, fillable_cells
 from .runs import LABELS, ReportError
 
 PAPER = json.loads((Path(__file__).with_name("paper_table1.json")).read_text())
 # (metrics.jsonl key, column header, scale): the paper gives win rate and coverage in percent.
 METRICS = (("max_fitness", "Max avg health diff", 1.0), ("max_win_rate", "Max win %", 100.0),
            ("coverage", "Cells filled %", 100.0), ("qd_score", "QD-score", 1.0))
-PAPER_SPACE = {"objective": "health_difference", "measures": ["turns", "hand_size"], "type": "grid",
-               "dims": [40, 40], "ranges": [[5.0, 15.0], [1.0, 7.0]]}
-PAPER_SCALE = {"budget": 10_000, "games": 200}  # real evaluations, games per evaluation
+# The paper's behaviour space is the default one (behavior_space), its scale the paper's own data.
+PAPER_SPACE = {"objective": DEFAULT_OBJECTIVE, "measures": list(DEFAULT_MEASURES), "type": "grid",
+               "dims": list(DEFAULT_DIMS), "ranges": [list(r) for r in DEFAULT_RANGES]}
+PAPER_SCALE = {"budget": PAPER["evaluations"], "games": PAPER["games"]}  # real evaluations, games per evaluation
 WITHIN_SE = 3
 
 
@@ -89,8 +92,8 @@ def load_summary(folder: Path) -> Summary:
     if scale != PAPER_SCALE:
         raise ReportError(f"{folder}: a run of {scale['budget']:,} evaluations of {scale['games']} games, not the "
                           f"paper's {PAPER_SCALE['budget']:,} of {PAPER_SCALE['games']}")
-    if not history:
-        raise ReportError(f"{folder}: metrics.jsonl holds no batch yet")
+    if not history:  # a run that has just begun: named, not counted
+        return Summary(folder, algorithm, seed, budget, history, None)
     return Summary(folder, algorithm, seed, budget, history, _evaluations(folder, history[-1]["evaluations"]))
 
 
@@ -113,18 +116,32 @@ def _evaluations(folder: Path, evaluations: int) -> dict | None:
             "measures": np.column_stack([columns[m] for m in measures])}
 
 
-def _mean_se(values: list[float]) -> tuple[float, float]:
+def _spread(values: list[float]) -> tuple[float, float, float]:
+    """Mean, standard error and per-trial standard deviation (NaN for SE and SD with one value)."""
     n = len(values)
     mean = sum(values) / n
     if n < 2:
-        return mean, math.nan
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+        return mean, math.nan, math.nan
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, sd / math.sqrt(n), sd
+
+
+def welch_p(ours: tuple[float, float, float], n: int, paper_mean: float, paper_se: float) -> float:
+    """Two-sided p of Welch's t-test between our trials and the paper's (from its mean and SE over
+    PAPER["trials"]); NaN with fewer than two of ours."""
+    if n < 2:
+        return math.nan
+    from scipy.stats import ttest_ind_from_stats
+    trials = PAPER["trials"]
+    return float(ttest_ind_from_stats(ours[0], ours[2], n, paper_mean, paper_se * math.sqrt(trials), trials,
+                                      equal_var=False).pvalue)
 
 
 def comparison_rows(summaries: list[Summary], numbers=lambda s: s.final) -> list[dict]:
-    """Per algorithm (the paper's order first): our mean +- SE of each number (`numbers` of a
-    run: its final log row, or its EvoStone2 cells' numbers) over its runs, the paper's, the ratio
-    ours / paper and whether ours lies within the paper's mean +- 3 SE."""
+    """Per algorithm (the paper's order first): our mean, SE and per-trial SD of each number
+    (`numbers` of a run: its final log row, or its EvoStone2 cells' numbers) over its runs, the
+    paper's mean and SE, the ratio ours / paper, whether ours lies within the paper's mean +- 3
+    SE, Welch's p and the paper's per-trial SD (its SE x sqrt of its trials)."""
     order = list(PAPER["rows"]) + [a for a in LABELS if a not in PAPER["rows"]]
     by_algorithm: dict[str, list[Summary]] = {}
     for s in sorted(summaries, key=lambda s: (order.index(s.algorithm) if s.algorithm in order else len(order),
@@ -134,14 +151,15 @@ def comparison_rows(summaries: list[Summary], numbers=lambda s: s.final) -> list
     for algorithm, runs in by_algorithm.items():
         paper = PAPER["rows"].get(algorithm)
         row = {"algorithm": algorithm, "label": LABELS.get(algorithm, algorithm), "trials": len(runs),
-               "evaluations": [r.final["evaluations"] for r in runs], "finished": sum(r.finished for r in runs)}
+               "seeds": [r.seed for r in runs], "evaluations": [r.final["evaluations"] for r in runs],
+               "finished": sum(r.finished for r in runs)}
         for key, _, scale in METRICS:
-            ours = _mean_se([float(numbers(r)[key]) * scale for r in runs])
+            ours = _spread([float(numbers(r)[key]) * scale for r in runs])
             row[key] = {"ours": ours, "paper": tuple(paper[key]) if paper else None}
             if paper:
                 mean, se = paper[key]
-                row[key]["ratio"] = ours[0] / mean
-                row[key]["within"] = abs(ours[0] - mean) <= WITHIN_SE * se
+                row[key].update(ratio=ours[0] / mean, within=abs(ours[0] - mean) <= WITHIN_SE * se,
+                                p=welch_p(ours, len(runs), mean, se), paper_sd=se * math.sqrt(PAPER["trials"]))
         rows.append(row)
     return rows
 
@@ -150,32 +168,49 @@ def _value(mean: float, se: float) -> str:
     return f"{mean:.2f}" if math.isnan(se) else f"{mean:.2f} +- {se:.2f}"
 
 
+def _number(x: float, digits: int = 2) -> str:
+    return "-" if math.isnan(x) else f"{x:.{digits}f}"
+
+
 def table_lines(rows: list[dict]) -> list[str]:
     head = ["Algorithm", "", *[h for _, h, _ in METRICS]]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    paper_said = f"paper: {PAPER['trials']} trials, {PAPER['evaluations']:,} evaluations"
     for row in rows:
         evals = sorted(set(row["evaluations"]))
-        said = f"ours: {row['trials']} trial{'s' * (row['trials'] > 1)}, {'-'.join(f'{e:,}' for e in evals)} evaluations"
-        lines.append("| " + " | ".join([row["label"], said, *[_value(*row[k]["ours"]) for k, _, _ in METRICS]]) + " |")
+        said = (f"ours: {row['trials']} trial{'s' * (row['trials'] > 1)} (seed {', '.join(map(str, row['seeds']))}), "
+                f"{'-'.join(f'{e:,}' for e in evals)} evaluations")
+        lines.append("| " + " | ".join([row["label"], said, *[_value(*row[k]["ours"][:2]) for k, _, _ in METRICS]]) + " |")
         if row[METRICS[0][0]]["paper"] is None:
             lines.append("| | paper: not in its Table 1 |" + " |" * len(METRICS))
             continue
-        lines.append("| | paper: 5 trials, 10,000 evaluations | "
-                     + " | ".join(_value(*row[k]["paper"]) for k, _, _ in METRICS) + " |")
+        lines.append(f"| | {paper_said} | " + " | ".join(_value(*row[k]["paper"]) for k, _, _ in METRICS) + " |")
         lines.append(f"| | ratio ours / paper (outside mean +- {WITHIN_SE} SE: *) | " + " | ".join(
             f"{row[k]['ratio']:.2f}" + ("" if row[k]["within"] else " *") for k, _, _ in METRICS) + " |")
+        lines.append("| | Welch's t-test, p | " + " | ".join(_number(row[k]["p"], 3) for k, _, _ in METRICS) + " |")
+        lines.append("| | per-trial SD, ours / paper | " + " | ".join(
+            f"{_number(row[k]['ours'][2])} / {row[k]['paper_sd']:.2f}" for k, _, _ in METRICS) + " |")
     return lines
 
 
 def table_markdown(summaries: list[Summary]) -> str:
+    waiting = [f"{s.algorithm} seed {s.seed}" for s in summaries if not s.history]
+    summaries = [s for s in summaries if s.history]
+    if not summaries:
+        raise ReportError(f"no run here has finished a batch yet ({', '.join(waiting)})")
     rows = comparison_rows(summaries)
     unfinished = sum(r["trials"] - r["finished"] for r in rows)
+    dims, ranges = PAPER_SPACE["dims"], PAPER_SPACE["ranges"]
     text = (f"Our runs beside the paper's Table 1 ({PAPER['citation']} {PAPER['note']})."
             + (f" {unfinished} of our runs are unfinished: their numbers are as of their last batch." if unfinished else "")
-            + "\n\n## On our cells (each range split evenly into 40)\n\n" + "\n".join(table_lines(rows)) + "\n")
+            + (f" Not counted, no batch yet: {', '.join(waiting)}." if waiting else "")
+            + " Welch's p needs two trials of ours; the paper's per-trial SD is its SE x sqrt"
+            + f" {PAPER['trials']}.\n\n## On our cells (each range split evenly into {' x '.join(map(str, dims))})\n\n"
+            + "\n".join(table_lines(rows)) + "\n")
     binned = [s for s in summaries if s.evaluations is not None]
-    text += ("\n## On the paper's cells (EvoStone2's map: each range split by its width + 1, so 38 x 36 cells "
-             "can be filled), rebuilt from evaluations.csv\n\n")
+    fillable = " x ".join(str(n) for n in fillable_cells(dims, ranges))
+    text += ("\n## On the paper's cells (EvoStone2's map: each range split by its width + 1, so "
+             f"{fillable} cells can be filled), rebuilt from evaluations.csv\n\n")
     if not binned:
         return text + "No run here has evaluations.csv.\n"
     missing = [f"{s.algorithm} seed {s.seed}" for s in summaries if s.evaluations is None]
@@ -183,35 +218,51 @@ def table_markdown(summaries: list[Summary]) -> str:
             + (f"\nWithout evaluations.csv, so not in this table: {', '.join(missing)}.\n" if missing else ""))
 
 
-def qd_score_figure(summaries: list[Summary], path: Path) -> None:
-    """QD-score over real evaluations, one line per run, dashed on EvoStone2's cells (the cells
-    the paper's numbers count) where the run has evaluations.csv; the paper's final means marked."""
+def qd_score_figure(summaries: list[Summary]) -> bytes:
+    """A PNG: QD-score over real evaluations, one line per trial, dashed on EvoStone2's cells (the
+    cells the paper's numbers count) where the run has evaluations.csv; the paper's final means
+    marked."""
+    import io
+
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.5))
     colours: dict[str, str] = {}
     for s in summaries:
+        first = s.algorithm not in colours  # one legend entry per algorithm and kind of cells
         colour = colours.setdefault(s.algorithm, f"C{len(colours)}")
-        label, evaluations = f"{LABELS.get(s.algorithm, s.algorithm)}, seed {s.seed}", [h["evaluations"] for h in s.history]
-        ax.plot(evaluations, [h["qd_score"] for h in s.history], color=colour, label=f"{label}, our cells")
+        name, evaluations = LABELS.get(s.algorithm, s.algorithm), [h["evaluations"] for h in s.history]
+        ax.plot(evaluations, [h["qd_score"] for h in s.history], color=colour, linewidth=1,
+                label=f"{name}, our cells (one line a trial)" if first else None)
         if s.evaluations is not None:
             ax.plot(evaluations, [s.evostone2(n)["qd_score"] for n in evaluations], color=colour, linestyle="--",
-                    label=f"{label}, the paper's cells")
+                    linewidth=1, label=f"{name}, the paper's cells" if first else None)
+    end = PAPER["evaluations"]
     for algorithm, colour in colours.items():
         if algorithm in PAPER["rows"]:
             mean, se = PAPER["rows"][algorithm]["qd_score"]
-            ax.errorbar([10_000], [mean], yerr=[[se]], fmt="*", markersize=12, color=colour, capsize=4,
+            ax.errorbar([end], [mean], yerr=[[se]], fmt="*", markersize=12, color=colour, capsize=4,
                         label=f"{LABELS.get(algorithm, algorithm)}, paper (final mean +- SE)")
             ax.axhline(mean, color=colour, linestyle=":", linewidth=0.8)
     ax.set_xlabel("real evaluations")
     ax.set_ylabel("QD-score")
-    ax.set_xlim(0, 10_500)
+    ax.set_xlim(0, end * 1.05)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    image = io.BytesIO()
+    fig.savefig(image, format="png", dpi=110, metadata={"Software": None})
     plt.close(fig)
+    return image.getvalue()
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Writes `data` to `path` unless the file holds it already; whether it wrote."""
+    if path.is_file() and path.read_bytes() == data:
+        return False
+    path.write_bytes(data)
+    return True
 
 
 def main(argv=None) -> int:
@@ -226,8 +277,8 @@ def main(argv=None) -> int:
         text = table_markdown(summaries)
         if args.out is not None:
             args.out.mkdir(parents=True, exist_ok=True)
-            (args.out / "paper_table.md").write_text(text)
-            qd_score_figure(summaries, args.out / "qd_score_vs_paper.png")
+            write_if_changed(args.out / "paper_table.md", text.encode())
+            write_if_changed(args.out / "qd_score_vs_paper.png", qd_score_figure([s for s in summaries if s.history]))
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

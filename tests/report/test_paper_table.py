@@ -3,6 +3,7 @@ the paper's numbers, the ratio of ours to theirs and the 3-SE flag, per algorith
 another scale or space are refused. The configs are the real `experiment=paper` ones; the
 final metrics lines are set here so that the arithmetic can be checked."""
 import json
+import math
 import subprocess
 import sys
 
@@ -38,12 +39,20 @@ def test_ours_beside_the_papers_with_the_ratio_and_the_3_se_flag(tmp_path):
     rows = {r["algorithm"]: r for r in paper.comparison_rows(paper.find_summaries([root]))}
     dsa = rows["dsa_me"]
     assert dsa["trials"] == 2 and dsa["finished"] == 2
-    assert dsa["qd_score"]["ours"] == pytest.approx((335.0, 5.0))
+    assert dsa["qd_score"]["ours"] == pytest.approx((335.0, 5.0, 5.0 * 2 ** 0.5))  # mean, SE, per-trial SD
+    # Welch's test against the paper's 5 trials (338.52 +- 5.86), by its textbook formula
+    v1, v2 = 50.0 / 2, (5.86 * 5 ** 0.5) ** 2 / 5
+    t = (335.0 - 338.52) / (v1 + v2) ** 0.5
+    dof = (v1 + v2) ** 2 / (v1 ** 2 / 1 + v2 ** 2 / 4)
+    from scipy.stats import t as student
+    assert dsa["qd_score"]["p"] == pytest.approx(2 * student.sf(abs(t), dof))
+    assert dsa["qd_score"]["paper_sd"] == pytest.approx(5.86 * 5 ** 0.5)
     assert dsa["qd_score"]["ratio"] == pytest.approx(335.0 / 338.52) and dsa["qd_score"]["within"]
     assert dsa["coverage"]["ours"][0] == pytest.approx(32.0) and dsa["coverage"]["within"]  # percent
     assert dsa["max_fitness"]["ours"][0] == pytest.approx(22.2) and dsa["max_fitness"]["within"]
     me = rows["map_elites"]
     assert me["finished"] == 0 and me["qd_score"]["ratio"] == pytest.approx(100 / 136.89) and not me["qd_score"]["within"]
+    assert math.isnan(me["qd_score"]["p"])  # one trial: no test
     done = subprocess.run([sys.executable, "-m", "pipeline.report.paper", str(root), "--out", str(tmp_path / "out")],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -51,7 +60,23 @@ def test_ours_beside_the_papers_with_the_ratio_and_the_3_se_flag(tmp_path):
     table = (tmp_path / "out" / "paper_table.md").read_text()
     assert table == done.stdout and "GECCO 2022" in table and "1 of our runs are unfinished" in table
     assert "| | ratio ours / paper (outside mean +- 3 SE: *) | 0.89 | 0.94 * | 0.70 * | 0.73 * |" in table
-    assert (tmp_path / "out" / "qd_score_vs_paper.png").read_bytes()[:4] == b"\x89PNG"
+    assert "| | per-trial SD, ours / paper | 0.28 / 0.36 | 0.00 / 0.22 | 1.41 / 1.59 | 7.07 / 13.10 |" in table
+    assert "| | per-trial SD, ours / paper | - / 1.39 |" in table  # MAP-Elites: one trial
+    figure = tmp_path / "out" / "qd_score_vs_paper.png"
+    assert figure.read_bytes()[:4] == b"\x89PNG"
+    # again: nothing changed, nothing written (a tracked folder stays clean)
+    written = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "out").iterdir()}
+    again = subprocess.run([sys.executable, "-m", "pipeline.report.paper", str(root), "--out", str(tmp_path / "out")],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and again.stdout == table
+    assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "out").iterdir()} == written
+
+
+def test_a_run_without_a_batch_yet_is_named_not_counted(tmp_path):
+    _summary(tmp_path / "dsa_me-seed0", "dsa_me", 0, [_final(10_000, 330.0)])
+    _summary(tmp_path / "dsa_me-seed1", "dsa_me", 1, [])
+    table = paper.table_markdown(paper.find_summaries([tmp_path]))
+    assert "Not counted, no batch yet: dsa_me seed 1." in table and "ours: 1 trial (seed 0)" in table
 
 
 @pytest.mark.parametrize("override, said", [("opponents.games=24", "of 24 games"),
@@ -85,8 +110,8 @@ def test_the_second_table_counts_the_paper_reference_codes_cells(tmp_path):
     assert dsa.evostone2(1)["qd_score"] == pytest.approx(36 / 60) and dsa.evostone2(0)["elites"] == 0
     table = paper.table_markdown(summaries)
     ours, theirs = table.split("## On the paper's cells")
-    assert "| DSA-ME | ours: 1 trial, 2 evaluations | 6.00 | 70.00 | 0.12 | 1.00 |" in ours
-    assert "| DSA-ME | ours: 1 trial, 2 evaluations | 6.00 | 70.00 | 0.06 | 0.60 |" in theirs
+    assert "| DSA-ME | ours: 1 trial (seed 0), 2 evaluations | 6.00 | 70.00 | 0.12 | 1.00 |" in ours
+    assert "| DSA-ME | ours: 1 trial (seed 0), 2 evaluations | 6.00 | 70.00 | 0.06 | 0.60 |" in theirs
     assert "MAP-Elites" not in theirs.split("\n\nWithout")[0]
     assert "Without evaluations.csv, so not in this table: map_elites seed 0." in theirs
 
