@@ -140,3 +140,32 @@ def test_a_folder_of_a_finished_runs_summaries_is_refused_and_left_unchanged(tmp
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "holds a finished run's summaries" in lines[0] and "choose another run_dir" in lines[0]
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir()} == before
+
+
+OLD_RUN = ROOT / "tests" / "pipeline" / "data" / "steady_state_24084ff"  # begun with lag auto (4% of 500: 20)
+OLD_OVERRIDES = ["experiment=smoke_random", "seed=3", "cluster.n_workers=2", "surrogate.hidden=[16,8]",
+                 "progress=false"]
+
+
+def test_a_run_begun_with_auto_resumes_under_the_numbers_it_kept_and_refuses_others(tmp_path):
+    """A command naming the folder of a run begun with `lag: auto` and giving numbers (as
+    experiment=paper now does) resumes it if they are the run's, and is refused otherwise."""
+    from hydra import compose as hydra_compose, initialize_config_dir
+
+    from pipeline.driver import CONF_DIR, _check_kept_loop, _run_loop_and_dir
+    run_dir = tmp_path / "old"
+    shutil.copytree(OLD_RUN, run_dir)
+    with initialize_config_dir(config_dir=CONF_DIR, version_base="1.3"):
+        cfg = hydra_compose("config", overrides=[*OLD_OVERRIDES, "algorithm.lag=20", f"run_dir={run_dir}"])
+    began, folder, asked = _run_loop_and_dir(cfg, None)
+    assert (began.algorithm.lag, began.algorithm.min_batch, folder, asked) == ("auto", "auto", run_dir, (20, "auto"))
+
+    class Kept:  # what a resumed search holds: the lag from its checkpoint
+        lag, algo = 20, began.algorithm
+    _check_kept_loop(Kept, run_dir, asked)  # the run's own numbers: resumed
+    before = {p.name: p.read_bytes() for p in run_dir.iterdir()}
+    done = subprocess.run([sys.executable, "-m", "pipeline", *OLD_OVERRIDES, "algorithm.lag=10", f"run_dir={run_dir}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "holds a run with algorithm.lag 20 and min_batch 10 (auto when it began), this command asks 10" in done.stderr
+    assert {p.name: p.read_bytes() for p in run_dir.iterdir()} == before
