@@ -427,6 +427,9 @@ class Search:
             run_files.write_archive_csv(self.run_dir, self.archive, self.spec, self.space)
             run_files.write_evaluations_csv(self.run_dir, *self._values(self.targets, self.decks), self.targets,
                                             self.iterations, self.spec)
+            run_files.write_decks(self.run_dir, self.decks, self.space)
+            if self.surrogate is not None and self.surrogate.trained_on:
+                run_files.write_surrogate(self.run_dir, self.surrogate.model_bytes())
             run_files.write_archive_page(self.run_dir, self.archive, self.spec, self.space,
                                          f"{self.cfg.name}: {self.algo.name}, seed {self.cfg.seed}, "
                                          f"{self.evaluations} evaluations")

@@ -20,6 +20,8 @@ CCDF_FILE = "ccdf.csv"
 ARCHIVE_CSV = "archive.csv"
 EVALUATIONS_CSV = "evaluations.csv"
 ARCHIVE_PAGE = "archive.html"
+DECKS_FILE = "decks.npz"
+SURROGATE_FILE = "surrogate.pt"
 
 
 def _replace(path: Path, write) -> None:
@@ -191,6 +193,38 @@ def write_evaluations_csv(run_dir: Path, objective: np.ndarray, measures: np.nda
             for i, (it, row) in enumerate(zip(iterations, values))]
     header = ",".join(["eval_id", "outer_iteration", *names])
     _replace(Path(run_dir) / EVALUATIONS_CSV, lambda tmp: Path(tmp).write_text("\n".join([header, *rows]) + "\n"))
+
+
+def write_decks(run_dir: Path, decks: np.ndarray, space: DeckSpace) -> None:
+    """decks.npz: every real evaluation's deck in evaluation order, each as the sorted pool indices
+    of its cards (`cards`), with the pool's card ids (`pool`): with evaluations.csv, what a
+    surrogate is tested on (the paper's Section 6) without the checkpoint; about 100 KB at 10,000."""
+    dtype = np.uint8 if space.size <= 256 else np.uint16
+    cards = np.array([np.repeat(np.arange(space.size), d) for d in np.asarray(decks, dtype=np.int64)],
+                     dtype=dtype).reshape(len(decks), space.deck_size)
+
+    def write(tmp):
+        with open(tmp, "wb") as f:  # a file, not a name: numpy would add ".npz" to the temporary one
+            np.savez_compressed(f, cards=cards, pool=np.array(space.ids))
+    _replace(Path(run_dir) / DECKS_FILE, write)
+
+
+def read_decks(path: Path, space: DeckSpace) -> np.ndarray:
+    """decks.npz's decks as card counts over `space`'s pool (which must be the file's)."""
+    with np.load(path) as data:
+        cards, pool = data["cards"].astype(np.int64), [str(c) for c in data["pool"]]
+    if pool != list(space.ids):
+        raise ValueError(f"{path} was written for another card pool")
+    decks = np.zeros((len(cards), space.size), dtype=np.int16)
+    np.add.at(decks, (np.repeat(np.arange(len(cards)), cards.shape[1]), cards.ravel()), 1)
+    return decks
+
+
+def write_surrogate(run_dir: Path, state: bytes) -> None:
+    """surrogate.pt: the surrogate as it is now (Surrogate.model_bytes: its weights, kind and
+    shape, no optimiser state; about 110 KB for the protocol's MLP), the final one once the run
+    is finished."""
+    _replace(Path(run_dir) / SURROGATE_FILE, lambda tmp: Path(tmp).write_bytes(state))
 
 
 def write_archive_page(run_dir: Path, archive, spec: ArchiveSpec, space: DeckSpace, title: str) -> None:

@@ -166,6 +166,13 @@ class Surrogate:
                     "trained_on": self.trained_on}, buf)
         return buf.getvalue()
 
+    def model_bytes(self) -> bytes:
+        """The model alone (no Adam state), as `load_state_bytes(..., with_optimizer=False)` reads it."""
+        buf = io.BytesIO()
+        torch.save({"kind": self.kind, "n_inputs": self.n_inputs, "n_targets": self.n_targets,
+                    "model": self.model.state_dict(), "trained_on": self.trained_on}, buf)
+        return buf.getvalue()
+
     def load_state_bytes(self, data: bytes, with_optimizer: bool = True, source: str = "checkpoint") -> None:
         """Restore a saved model (and its Adam state); ConfigError naming `source` when the
         bytes are not a model of this shape with finite weights."""
