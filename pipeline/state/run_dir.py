@@ -61,7 +61,8 @@ def open_run_dir(run_dir: Path, cfg) -> ckpt.Checkpoint | None:
     return saved
 
 
-SUMMARIES = ("metrics.jsonl", "evaluations.csv", "archive.csv")  # what a run writes after its first checkpoint
+# What a run writes after its first checkpoint (pipeline/search/run_files.py's names: a layer above)
+SUMMARIES = ("metrics.jsonl", "evaluations.csv", "archive.csv")
 
 
 def refuse_finished_summaries(run_dir: Path) -> None:
@@ -72,8 +73,8 @@ def refuse_finished_summaries(run_dir: Path) -> None:
     if kept:
         raise RunDirError(
             f"{run_dir} holds a finished run's summaries ({', '.join(kept)}) and no checkpoint to resume; "
-            f"nothing in it is changed: to look at it, python -m pipeline.report {run_dir} --out DIR "
-            "(or make paper-table for results/paper); to run again, choose another run_dir")
+            "nothing in it is changed: its files are the run's results (make paper-table reports those in "
+            "results/paper); to run again, choose another run_dir")
 
 
 def loop_begun_in(run_dir: Path) -> tuple | None:
