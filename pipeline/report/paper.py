@@ -24,9 +24,11 @@ import yaml
 
 from ..behavior_space import DEFAULT_DIMS, DEFAULT_MEASURES, DEFAULT_OBJECTIVE, DEFAULT_RANGES, KNOWN_OBJECTIVE_RANGES
 from ..run_errors import PipelineError
+from ..search import run_files
 from ..search.run_files import EVALUATIONS_CSV
 from .evostone2_cells import evostone2_metrics, fillable_cells
 from .runs import LABELS, ReportError
+from .section6 import mean_pairwise_mse
 
 PAPER = json.loads((Path(__file__).with_name("paper_table1.json")).read_text())
 # (metrics.jsonl key, column header, scale): the paper gives win rate and coverage in percent.
@@ -212,10 +214,30 @@ def table_markdown(summaries: list[Summary]) -> str:
     text += ("\n## On the paper's cells (EvoStone2's map: each range split by its width + 1, so "
              f"{fillable} cells can be filled), rebuilt from evaluations.csv\n\n")
     if not binned:
-        return text + "No run here has evaluations.csv.\n"
+        return text + "No run here has evaluations.csv.\n" + section6_markdown(summaries)
     missing = [f"{s.algorithm} seed {s.seed}" for s in summaries if s.evaluations is None]
     return (text + "\n".join(table_lines(comparison_rows(binned, lambda s: s.evostone2()))) + "\n"
-            + (f"\nWithout evaluations.csv, so not in this table: {', '.join(missing)}.\n" if missing else ""))
+            + (f"\nWithout evaluations.csv, so not in this table: {', '.join(missing)}.\n" if missing else "")
+            + section6_markdown(summaries))
+
+
+def section6_markdown(summaries: list[Summary]) -> str:
+    """The paper's Section 6 test error of DSA-ME's final surrogates on another trial's
+    evaluations (section6.py), beside the paper's, from the trials that keep surrogate.pt and
+    decks.npz."""
+    paper = PAPER["section6"]["test_mse"]
+    trials = [s for s in summaries if s.algorithm == "dsa_me"]
+    kept = [s for s in trials if (s.path / run_files.SURROGATE_FILE).is_file() and (s.path / run_files.DECKS_FILE).is_file()]
+    text = "\n## The paper's Section 6: a final DSA-ME surrogate tested on another trial's evaluations\n\n"
+    if len(kept) < 2:
+        return text + (f"Needs two DSA-ME trials that keep surrogate.pt and decks.npz; "
+                       f"{len(kept)} of {len(trials)} here do (seeds {', '.join(str(s.seed) for s in kept) or 'none'}).\n")
+    mse, pairs = mean_pairwise_mse([s.path for s in kept])
+    names = [n for n in paper if n in mse]
+    return (text + f"Mean squared error, mean over {pairs} ordered pairs of trials (seeds "
+            f"{', '.join(str(s.seed) for s in kept)}):\n\n| | " + " | ".join(names) + " |\n|" + "---|" * (len(names) + 1)
+            + "\n| ours | " + " | ".join(f"{mse[n]:.2f}" for n in names) + " |\n| paper | "
+            + " | ".join(f"{paper[n]:.2f}" for n in names) + " |\n")
 
 
 def qd_score_figure(summaries: list[Summary]) -> bytes:
