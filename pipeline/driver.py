@@ -66,7 +66,7 @@ def _run_loop_and_dir(cfg, client):
     command resumes it as it began, in the folder it has, and a command that names its run_dir
     and gives numbers must give the ones it kept."""
     from .cluster.clusters import planned_slots
-    from .search.deck_search import loop_is_auto, resolve_loop
+    from .search.loop import loop_is_auto, resolve_loop
     from .state import run_dir as rd
     algo = cfg.algorithm
     began = rd.loop_begun_in(rd.resolve_run_dir(cfg)) if algo.kind == "surrogate" and algo.steady_state else None
@@ -88,7 +88,7 @@ def _run_loop_and_dir(cfg, client):
 
 def _check_kept_loop(search, run_dir, asked) -> None:
     """A run begun with `lag: auto` resumed by a command that gives numbers: they must be its."""
-    from .search.deck_search import steady_state_min_batch
+    from .search.loop import steady_state_min_batch
     kept = (search.lag, steady_state_min_batch(search.algo, search.lag))
     if asked is not None and any(a != "auto" and int(a) != k for a, k in zip(asked, kept)):
         raise RunDirError(f"{run_dir} holds a run with algorithm.lag {kept[0]} and min_batch {kept[1]} "

@@ -23,7 +23,7 @@ from pipeline.cluster.evaluation import BatchTiming
 from pipeline.deck_space import DeckSpace
 from pipeline.run_errors import PipelineError
 from pipeline.search import search_class
-from pipeline.search.deck_search import legacy_lag
+from pipeline.search.loop import legacy_lag
 from pipeline.state import checkpoint as ckpt
 from pipeline.state.config import validate
 

@@ -13,7 +13,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from pipeline.cluster.clusters import planned_slots
-from pipeline.search.deck_search import LAG_FLOOR, legacy_lag, steady_state_lag
+from pipeline.search.loop import LAG_FLOOR, legacy_lag, steady_state_lag
 
 from .helpers import (ROOT, assert_same_run, command, final_state, kill_group, run_pipeline, saved_evaluations,
                       start_pipeline, wait_for)
