@@ -121,3 +121,13 @@ def test_an_evaluations_file_shorter_than_the_log_is_refused(tmp_path):
     _evaluations(run, [(6.0, 0.7, 14.7, 4.0), (0.0, 0.5, 14.95, 4.0)])
     with pytest.raises(paper.ReportError, match="holds 2 whole rows, not the 3"):
         paper.find_summaries([tmp_path])
+
+
+def test_the_report_on_summaries_without_checkpoints_points_to_the_paper_table(tmp_path):
+    from pipeline.report.runs import find_run_dirs
+    _summary(tmp_path / "paper" / "dsa_me-seed0", "dsa_me", 0, [_final(10_000, 330.0)])
+    with pytest.raises(paper.ReportError, match="make paper-table"):
+        find_run_dirs([tmp_path / "paper"])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(paper.ReportError, match="holds no run with a checkpoint"):
+        find_run_dirs([tmp_path / "empty"])
