@@ -365,10 +365,12 @@ class Search:
             self._eval_bar.update(len(decks))
 
     def _retire(self, flight: InFlight) -> None:
-        """A batch wholly added: off the list, and its log row."""
+        """A batch wholly added: off the list, and its log row, whose outer_iteration is the one
+        that made the batch (as in evaluations.csv), not the count reached since (steady state)."""
         self.flights.pop(0)
         timing = flight.batch.timing
-        self._log({"batch": flight.size, "batch_wall_s": timing.wall_s, "wait_s": flight.wait_s,
+        self._log({"outer_iteration": flight.iteration, "batch": flight.size, "batch_wall_s": timing.wall_s,
+                   "wait_s": flight.wait_s,
                    "batch_game_s": timing.game_s, "worker_game_time_share": timing.game_time_share,
                    **flight.log})
 

@@ -70,6 +70,12 @@ def _check_outputs(run_dir, budget=60):
     ev = state["evaluations"]
     assert [int(e["eval_id"]) for e in evaluations] == list(range(budget))
     assert [int(e["outer_iteration"]) for e in evaluations] == ev["iteration"].tolist()
+    start = 0  # a batch's log row names the outer iteration that made its decks, as evaluations.csv does
+    for row in (r for r in rows if "batch" in r):
+        made = {int(e["outer_iteration"]) for e in evaluations[start:row["evaluations"]]}
+        assert made == {row["outer_iteration"]}, (row, made)
+        start = row["evaluations"]
+    assert start == budget
     assert [float(e["win_rate"]) for e in evaluations] == pytest.approx(ev["targets"][:, TARGET_NAMES.index("win_rate")],
                                                                          rel=1e-5)
     for elite in elites:  # an elite is its evaluation
