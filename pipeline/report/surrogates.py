@@ -1,6 +1,6 @@
 """The paper's surrogate analyses over a set of runs, built on pipeline.report.analysis:
 - test MSE per target of each run's final surrogate on every other run's real evaluations;
-- the surrogate-versus-real archive experiment (pipeline.report.analysis.elite_transfer): a run's last
+- the surrogate-versus-real archive experiment (pipeline.report.analysis.run_transfer): a run's last
   surrogate archive evaluated for real, with the share retained, the share in the same cell and
   the mean Manhattan distance. This plays games, so results are cached in the report folder.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .analysis import _transfer_cli, surrogate_test_mse
+from .analysis import run_transfer, surrogate_test_mse
 from .runs import LABELS, Run
 
 TRANSFER_CACHE = "transfer.json"
@@ -107,7 +107,7 @@ def transfer(runs: list[Run], which: str, out: Path, workers: int | None) -> tup
             try:
                 with progress_bar(True, total=decks, initial=len(played), desc=f"transfer {run.name}",
                                   unit="deck") as bar:
-                    cache[key] = _transfer_cli(
+                    cache[key] = run_transfer(
                         run.checkpoint, workers, played, on_piece=lambda t, key=key: keep(key, t),
                         progress=bar, announce=lambda slots: print(
                             announcement(run, decks, len(played), slots), file=sys.stderr, flush=True))
