@@ -43,7 +43,7 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
                 _deck_parts(runs, work, transfer, cache, workers, top_decks, strategy_html)
             else:
                 page.write_page(work, title="DSA-ME results report",
-                                runs_text=f"{len(strategy_runs)} strategy search runs, no deck search",
+                                runs_text=f"{_plural(len(strategy_runs), 'strategy search run')}, no deck search",
                                 table_md="", stats=[], figures=[], mse_md="", transfer_md="", all_decks=[],
                                 labels=LABELS, extra_html=strategy_html)
             (work / MARKER).write_text(MARKER_TEXT)
@@ -59,6 +59,10 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
         if work.exists():
             shutil.rmtree(work)
     return out
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _claim(out: Path) -> None:
@@ -83,7 +87,7 @@ def _reports_per_space(spaces: dict, work: Path, transfer: str, cache: TransferC
         said = (f"objective {b.objective}, measures {', '.join(b.measures)}, "
                 f"{' x '.join(map(str, spec.dims))} cells over {list(map(list, spec.ranges))}")
         links.append(f"<li><a href='space{number}/index.html'>space {number}</a>: {html.escape(said)}; "
-                     f"{len(group)} runs</li>")
+                     f"{_plural(len(group), 'run')}</li>")
     text = (f"{sum(len(g) for g in spaces.values())} runs in {len(spaces)} behaviour spaces: runs of "
             "different spaces are not compared with each other; each space has its own report.")
     (work / "index.html").write_text(
@@ -96,10 +100,10 @@ def _deck_parts(runs, work: Path, transfer: str, cache: TransferCache, workers, 
                 strategy_html: str) -> None:
     """Table 1, statistics, figures, surrogate analyses and decks of the deck searches."""
     rows = table.table_rows(runs)
-    table_md = table.write_table(rows, work)
+    table_md = table.write_table(rows, work, table.paper_pointer(runs))
     per_run = {a: [table.run_metrics(r) for r in g] for a, g in group_by_algorithm(runs).items()}
-    tests = stats.all_tests(per_run)
-    stats.write_stats(tests, work)
+    tests, why_no_tests = stats.all_tests(per_run), stats.untestable(per_run)
+    stats.write_stats(tests, work, why_no_tests)
     figs, notes = [], []
     spec = grid_spec(runs[0])  # the runs share one behaviour space
     lo, hi = spec.objective_range
@@ -123,13 +127,14 @@ def _deck_parts(runs, work: Path, transfer: str, cache: TransferCache, workers, 
     transfer_md = surrogates.write_transfer(transfer_rows, work, transfer_note)
     all_decks = decks.write_decks(runs, work, top_decks)
     unfinished = sum(not r.finished for r in runs)
-    runs_text = (f"{len(runs)} runs of {len(group_by_algorithm(runs))} algorithms"
-                 + (f", {unfinished} of them unfinished (numbers as of their last checkpoint)" if unfinished else "")
+    runs_text = (f"{_plural(len(runs), 'run')} of {_plural(len(group_by_algorithm(runs)), 'algorithm')}"
+                 + ("" if not unfinished else ", unfinished (numbers as of its last checkpoint)" if len(runs) == 1
+                    else f", {unfinished} of them unfinished (numbers as of their last checkpoint)")
                  + ": " + ", ".join(str(r.path) for r in runs))
     page.write_page(work, title="DSA-ME results report", runs_text=runs_text, table_md=table_md,
                     stats=tests, figures=figs, mse_md=mse_md, transfer_md=transfer_md,
                     all_decks=all_decks, labels=LABELS, extra_html=strategy_html, notes=notes,
-                    archives=archives)
+                    archives=archives, stats_note=why_no_tests)
 
 
 def archive_pages(runs, work: Path) -> list[tuple[str, str]]:
