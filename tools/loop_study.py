@@ -7,8 +7,8 @@ deviation, Welch's t-test and the Mann-Whitney U test against the first loop lis
 
 A loop is `sync` (algorithm.steady_state=false), `auto` (the steady-state loop with the default
 lag, from the one worker's slot: 10 decks) or a number: the steady-state loop with that
-algorithm.lag (at 3 decks per slot, 60 stands for 20 slots, 600 for 200; until 2026-11-28 `auto`
-was 4% of the budget, 20 at 500 and 80 at 2,000); `:batched` after it runs the inner loop in the batched mode
+algorithm.lag (at 3 decks per slot, 60 stands for 20 slots, 600 for 200; the old `auto`, which
+runs without `lag` in their checkpoint keep, was 4% of the budget, 20 at 500 and 80 at 2,000); `:batched` after it runs the inner loop in the batched mode
 (algorithm.inner.mode), e.g. `--loops sync sync:batched`. Each run is `python -m pipeline`
 in its own process with one worker; `--parallel` runs go at once. Runs already finished in
 --out are read, not run again. Prints a Markdown table and writes it, with every run's figures,

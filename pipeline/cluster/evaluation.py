@@ -181,7 +181,10 @@ class SubmittedBatch:
         """Waits until the next deck not handed back has all its games, then returns the
         EvaluationResults of it and of every deck after it whose games are all in too, in order,
         up to `most` decks: the results are handed back as they arrive, and a deck finished
-        before another is kept back until that one is in, so the order never depends on timing."""
+        before another is kept back until that one is in, so the order never depends on timing.
+        A batch with nothing left to hand back returns [] at once (no task will come to wait for)."""
+        if not self.waiting or most < 1:
+            return []
         while self._complete_from(self.returned) == self.returned:
             self._receive()
         return self._hand_back(min(self._complete_from(self.returned), self.returned + most))
@@ -211,20 +214,23 @@ class SubmittedBatch:
 
     def _hand_back(self, upto: int) -> list:
         """The EvaluationResults of the decks from the first not handed back to `upto` (all of
-        their games in), which are then handed back."""
+        their games in), which are then handed back: only once every one of them passed
+        check_failures, so an EvaluationError leaves the batch as it was."""
         client, first = self.client, self.returned
-        self.returned = upto
-        if not self.waiting:
-            self.timing = BatchTiming(time.perf_counter() - self.start, self.game_s, client.workers())
-            client.timings.append(self.timing)
-            client.unfinished.remove(self)
         results = []
         for d in range(first, upto):
             check_failures(int(self.eval_ids[d]), self.sums[d], client.max_failed_share, client.opponent_names)
             results.append(summarize_chunks(
                 self.sums[d], client._card_data.deck_stats(self.card_lists[d], client.space.stat_overrides),
                 client.opponent_names))
-            self.sums[d] = None  # summarised: nothing of it is needed again
+        if upto == first:
+            return results
+        self.sums[first:upto] = [None] * (upto - first)  # summarised: nothing of them is needed again
+        self.returned = upto
+        if not self.waiting:
+            self.timing = BatchTiming(time.perf_counter() - self.start, self.game_s, client.workers())
+            client.timings.append(self.timing)
+            client.unfinished.remove(self)
         return results
 
     def _again(self, future):

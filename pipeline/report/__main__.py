@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..cluster.stops import Stopped
 from ..run_errors import PipelineError
 
 
@@ -37,6 +38,10 @@ def main(argv=None) -> None:
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except Stopped as stop:  # outside the transfer, whose own stop the report goes on from
+        print(f"error: the report was stopped by {stop.signal_name} (the transfer's games played so far are kept in "
+              f"{args.out})", file=sys.stderr)
+        sys.exit(stop.code)
     except OSError as exc:  # a read-only or full disk where the report goes
         print(f"error: cannot write the report in {args.out}: {exc.strerror or exc}", file=sys.stderr)
         sys.exit(2)

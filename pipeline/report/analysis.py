@@ -96,13 +96,6 @@ def transfer_summary(grid: dict[str, np.ndarray], targets: np.ndarray, spec, spa
             "mean_manhattan_distance": float(distance.mean())}
 
 
-def elite_transfer(path: Path, evaluator, spec=None) -> dict[str, float]:
-    from ..search.archives import ArchiveSpec
-    grid = surrogate_elites(ckpt.load(path))
-    targets = play_elites(grid["solution"], evaluator)
-    return transfer_summary(grid, targets, spec or ArchiveSpec(), evaluator.space)
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -117,17 +110,18 @@ def main(argv=None) -> None:
         if args.command == "mse":
             print(json.dumps(surrogate_test_mse(args.model, args.data), indent=1))
         else:
-            print(json.dumps(_transfer_cli(args.run, args.workers), indent=1))
+            print(json.dumps(run_transfer(args.run, args.workers), indent=1))
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
 
 
-def _transfer_cli(path: Path, workers: int | None, played=(), on_piece=None, progress=None,
-                  announce=None) -> dict:
-    """The transfer of one run on a local cluster, its games played as the run played them (engine,
-    player, opponents, retries); `announce(n)` is called with the cluster's worker slots once it
-    is up, before any game is played."""
+def run_transfer(path: Path, workers: int | None, played=(), on_piece=None, progress=None,
+                 announce=None) -> dict:
+    """The transfer of one run (its checkpoint at `path`) on a local cluster of `workers`, its
+    games played as the run played them (engine, player, opponents, retries): what the command
+    line and the report run. `played`, `on_piece`: as for play_elites; `announce(n)` is called
+    with the cluster's worker slots once it is up, before any game is played."""
     from omegaconf import OmegaConf
 
     from ..cluster.run_client import cluster_and_client

@@ -6,17 +6,21 @@ import tempfile
 from pathlib import Path
 
 from ..behavior_space import describe
+from ..cluster.stops import stop_on_signals, stops_deferred
 from ..state import checkpoint as ckpt
 from . import decks, figures, page, stats, strategy, surrogates, table
 from .runs import LABELS, ReportError, find_run_dirs, grid_spec, group_by_algorithm, group_by_space, load_runs
+from .transfer_cache import TRANSFER_CACHE, TransferCache
 
 MARKER = ".pipeline-report"  # only a folder holding this is ever replaced
+MARKER_TEXT = "written by python -m pipeline.report; replaced by the next report\n"
 
 
 def build_report(paths: list[Path], out: Path, *, transfer: str = "first", workers: int | None = None,
                  top_decks: int = 10) -> Path:
     """Every input is read and checked before anything is written; the folder is assembled
-    beside `out` and moved into place, so a failure leaves no half-written report."""
+    beside `out` and moved into place, so a failure or a stop leaves no half-written report.
+    Only the transfer's games are written into `out` as they are played (transfer_cache.py)."""
     out = Path(out)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
         raise ReportError(f"--out {out} exists and is not a report folder; not replacing it")
@@ -27,32 +31,48 @@ def build_report(paths: list[Path], out: Path, *, transfer: str = "first", worke
     runs = load_runs(deck_dirs, loaded) if deck_dirs else []  # raises ReportError on bad or incomparable input
     strategy_runs = strategy.load_strategy_runs(strategy_dirs, loaded)
     out.parent.mkdir(parents=True, exist_ok=True)
+    cache = TransferCache(out, claim=lambda: _claim(out))  # games played: in `out` itself, as they come
     work = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
-        if (out / surrogates.TRANSFER_CACHE).is_file():  # real games already played for these runs
-            shutil.copy(out / surrogates.TRANSFER_CACHE, work / surrogates.TRANSFER_CACHE)
-        strategy_html = strategy.write_section(strategy_runs, work)
-        spaces = group_by_space(runs)
-        if len(spaces) > 1:
-            _reports_per_space(spaces, work, transfer, workers, top_decks, strategy_html)
-        elif runs:
-            _deck_parts(runs, work, transfer, workers, top_decks, strategy_html)
-        else:
-            page.write_page(work, title="DSA-ME results report",
-                            runs_text=f"{len(strategy_runs)} strategy search runs, no deck search",
-                            table_md="", stats=[], figures=[], mse_md="", transfer_md="", all_decks=[],
-                            labels=LABELS, extra_html=strategy_html)
-        (work / MARKER).write_text("written by python -m pipeline.report; replaced by the next report\n")
-        if out.exists():
-            shutil.rmtree(out)
-        work.rename(out)
+        with stop_on_signals():  # a stop outside the transfer ends the report here, through `finally`
+            strategy_html = strategy.write_section(strategy_runs, work)
+            spaces = group_by_space(runs)
+            if len(spaces) > 1:
+                _reports_per_space(spaces, work, transfer, cache, workers, top_decks, strategy_html)
+            elif runs:
+                _deck_parts(runs, work, transfer, cache, workers, top_decks, strategy_html)
+            else:
+                page.write_page(work, title="DSA-ME results report",
+                                runs_text=f"{_plural(len(strategy_runs), 'strategy search run')}, no deck search",
+                                table_md="", stats=[], figures=[], mse_md="", transfer_md="", all_decks=[],
+                                labels=LABELS, extra_html=strategy_html)
+            (work / MARKER).write_text(MARKER_TEXT)
+            with stops_deferred():  # the cache is in `out` before and after: a stop waits for both renames
+                if cache.path.is_file():
+                    shutil.copy(cache.path, work / TRANSFER_CACHE)
+                old = out.with_name(f"{work.name}.old")
+                if out.exists():
+                    out.rename(old)
+                work.rename(out)
+                shutil.rmtree(old, ignore_errors=True)
     finally:
         if work.exists():
             shutil.rmtree(work)
     return out
 
 
-def _reports_per_space(spaces: dict, work: Path, transfer: str, workers, top_decks: int,
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _claim(out: Path) -> None:
+    """`out` as a report folder, before the transfer first keeps games in it."""
+    if not out.is_dir():
+        out.mkdir()
+        (out / MARKER).write_text(MARKER_TEXT)
+
+
+def _reports_per_space(spaces: dict, work: Path, transfer: str, cache: TransferCache, workers, top_decks: int,
                        strategy_html: str) -> None:
     """Runs of several behaviour spaces: Table 1, the statistics and the figures compare runs of
     one space only, so each space gets a report of its own (space1/, space2/ ...), and the
@@ -62,12 +82,12 @@ def _reports_per_space(spaces: dict, work: Path, transfer: str, workers, top_dec
     for number, (spec, group) in enumerate(spaces.items(), 1):
         folder = work / f"space{number}"
         folder.mkdir()
-        _deck_parts(group, folder, transfer, workers, top_decks, "")
+        _deck_parts(group, folder, transfer, cache, workers, top_decks, "")
         b = spec.behavior
         said = (f"objective {b.objective}, measures {', '.join(b.measures)}, "
                 f"{' x '.join(map(str, spec.dims))} cells over {list(map(list, spec.ranges))}")
         links.append(f"<li><a href='space{number}/index.html'>space {number}</a>: {html.escape(said)}; "
-                     f"{len(group)} runs</li>")
+                     f"{_plural(len(group), 'run')}</li>")
     text = (f"{sum(len(g) for g in spaces.values())} runs in {len(spaces)} behaviour spaces: runs of "
             "different spaces are not compared with each other; each space has its own report.")
     (work / "index.html").write_text(
@@ -76,13 +96,14 @@ def _reports_per_space(spaces: dict, work: Path, transfer: str, workers, top_dec
         f"<ul>{''.join(links)}</ul>{strategy_html}</body></html>\n")
 
 
-def _deck_parts(runs, work: Path, transfer: str, workers, top_decks: int, strategy_html: str) -> None:
+def _deck_parts(runs, work: Path, transfer: str, cache: TransferCache, workers, top_decks: int,
+                strategy_html: str) -> None:
     """Table 1, statistics, figures, surrogate analyses and decks of the deck searches."""
     rows = table.table_rows(runs)
-    table_md = table.write_table(rows, work)
+    table_md = table.write_table(rows, work, table.paper_pointer(runs))
     per_run = {a: [table.run_metrics(r) for r in g] for a, g in group_by_algorithm(runs).items()}
-    tests = stats.all_tests(per_run)
-    stats.write_stats(tests, work)
+    tests, why_no_tests = stats.all_tests(per_run), stats.untestable(per_run)
+    stats.write_stats(tests, work, why_no_tests)
     figs, notes = [], []
     spec = grid_spec(runs[0])  # the runs share one behaviour space
     lo, hi = spec.objective_range
@@ -102,17 +123,18 @@ def _deck_parts(runs, work: Path, transfer: str, workers, top_decks: int, strate
             notes.append(note)
     archives = archive_pages(runs, work)
     mse_md = surrogates.write_mse(surrogates.mse_pairs(runs), work)
-    transfer_rows, transfer_note = surrogates.transfer(runs, transfer, work, workers)
+    transfer_rows, transfer_note = surrogates.transfer(runs, transfer, cache, workers)
     transfer_md = surrogates.write_transfer(transfer_rows, work, transfer_note)
     all_decks = decks.write_decks(runs, work, top_decks)
     unfinished = sum(not r.finished for r in runs)
-    runs_text = (f"{len(runs)} runs of {len(group_by_algorithm(runs))} algorithms"
-                 + (f", {unfinished} of them unfinished (numbers as of their last checkpoint)" if unfinished else "")
+    runs_text = (f"{_plural(len(runs), 'run')} of {_plural(len(group_by_algorithm(runs)), 'algorithm')}"
+                 + ("" if not unfinished else ", unfinished (numbers as of its last checkpoint)" if len(runs) == 1
+                    else f", {unfinished} of them unfinished (numbers as of their last checkpoint)")
                  + ": " + ", ".join(str(r.path) for r in runs))
     page.write_page(work, title="DSA-ME results report", runs_text=runs_text, table_md=table_md,
                     stats=tests, figures=figs, mse_md=mse_md, transfer_md=transfer_md,
                     all_decks=all_decks, labels=LABELS, extra_html=strategy_html, notes=notes,
-                    archives=archives)
+                    archives=archives, stats_note=why_no_tests)
 
 
 def archive_pages(runs, work: Path) -> list[tuple[str, str]]:

@@ -35,7 +35,9 @@ def md_table(text: str) -> str:
     return "\n".join(out)
 
 
-def _verdicts(stats: list[dict]) -> str:
+def _verdicts(stats: list[dict], why_none: str) -> str:
+    if why_none:
+        return f"<p>{html.escape(why_none)}</p>"
     items = []
     for r in stats:
         cls = "sig" if r["p_adjusted"] == r["p_adjusted"] and r["p_adjusted"] < 0.05 else "ns"
@@ -70,10 +72,10 @@ def _decks(all_decks: list[dict], labels: dict[str, str], shown: int = 3) -> str
 def write_page(out: Path, *, title: str, runs_text: str, table_md: str, stats: list[dict],
                figures: list[tuple[str, str]], mse_md: str, transfer_md: str, all_decks: list[dict],
                labels: dict[str, str], extra_html: str = "", notes: list[str] = (),
-               archives: list[tuple[str, str]] = ()) -> Path:
+               archives: list[tuple[str, str]] = (), stats_note: str = "") -> Path:
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(runs_text)}</p>",
             "<h2>Table 1</h2>", md_table(table_md), "<p><a href='table1.csv'>CSV</a> · <a href='table1.md'>Markdown</a></p>",
-            "<h2>Statistics</h2>", _verdicts(stats), "<p><a href='statistics.csv'>p-values (CSV)</a> · "
+            "<h2>Statistics</h2>", _verdicts(stats, stats_note), "<p><a href='statistics.csv'>p-values (CSV)</a> · "
             "<a href='statistics.md'>Markdown</a></p>", "<h2>Figures</h2>",
             *[_figure(name, caption) for name, caption in figures],
             *[f"<p class='note'>{html.escape(n)}</p>" for n in notes],

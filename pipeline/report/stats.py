@@ -124,19 +124,39 @@ def pairwise(values: dict[str, dict[str, list[float]]]) -> list[dict]:
     return rows
 
 
+def untestable(per_run: dict[str, list[dict[str, float]]]) -> str:
+    """Why no test can be made on these runs at all, in a sentence; "" when some can."""
+    trials = [len(ms) for ms in per_run.values()]
+    if sum(trials) == 1:
+        return "No significance tests: they compare algorithms over repeated trials, and this report holds one run."
+    if len(trials) < 2:
+        return (f"No significance tests: they compare algorithms, and these {sum(trials)} runs are all of "
+                f"{LABELS.get(*per_run, *per_run)}.")
+    if max(trials) < 2:
+        return (f"No significance tests: {len(trials)} algorithms of one trial each, so nothing shows how much a "
+                "number varies between trials of one algorithm; run more seeds of each to test their differences.")
+    return ""
+
+
 def all_tests(per_run: dict[str, list[dict[str, float]]]) -> list[dict]:
-    """per_run: algorithm -> the metrics of each of its trials."""
+    """per_run: algorithm -> the metrics of each of its trials; no rows where `untestable` says why."""
+    if untestable(per_run):
+        return []
     values = {a: {key: [m[key] for m in ms] for key, _, _ in METRICS} for a, ms in per_run.items()}
     return one_way(values) + two_way(values) + pairwise(values)
 
 
-def write_stats(rows: list[dict], out: Path) -> None:
+def write_stats(rows: list[dict], out: Path, why_none: str = "") -> None:
+    """statistics.csv and statistics.md; `why_none`: the sentence said instead of tests."""
     columns = ["test", "metric", "hypothesis", "statistic", "p_value", "p_adjusted", "verdict"]
     with open(out / "statistics.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
         for row in rows:
             writer.writerow({k: (f"{row[k]:.6g}" if isinstance(row[k], float) else row[k]) for k in columns})
+    if why_none:
+        (out / "statistics.md").write_text(why_none + "\n")
+        return
     lines = [f"Statistics (alpha = {ALPHA}; pairwise p-values Bonferroni-corrected per metric)", "",
              "| Test | Hypothesis | p | Verdict |", "|---|---|---|---|"]
     lines += [f"| {r['test']} | {r['hypothesis']} | {_p(r['p_adjusted'])} | {r['verdict']} |" for r in rows]

@@ -1,23 +1,22 @@
 """The paper's surrogate analyses over a set of runs, built on pipeline.report.analysis:
 - test MSE per target of each run's final surrogate on every other run's real evaluations;
-- the surrogate-versus-real archive experiment (pipeline.report.analysis.elite_transfer): a run's last
+- the surrogate-versus-real archive experiment (pipeline.report.analysis.run_transfer): a run's last
   surrogate archive evaluated for real, with the share retained, the share in the same cell and
-  the mean Manhattan distance. This plays games, so results are cached in the report folder.
+  the mean Manhattan distance. This plays games, so they are kept in the report folder
+  (transfer_cache.py).
 """
 from __future__ import annotations
 
 import csv
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from .analysis import _transfer_cli, surrogate_test_mse
+from .analysis import run_transfer, surrogate_test_mse
 from .runs import LABELS, Run
+from .transfer_cache import TransferCache
 
-TRANSFER_CACHE = "transfer.json"
-UNFINISHED = "unfinished"  # the cache's entry for transfers a stop cut short
 
 
 def mse_pairs(runs: list[Run]) -> list[dict]:
@@ -80,46 +79,33 @@ def transfer_runs(runs: list[Run], which: str) -> list[Run]:
     return list(first.values())
 
 
-def transfer(runs: list[Run], which: str, out: Path, workers: int | None) -> tuple[list[dict], str]:
+def transfer(runs: list[Run], which: str, cache: TransferCache, workers: int | None) -> tuple[list[dict], str]:
     """The transfer rows of the runs `which` names, and a note when a stop cut it short. Each run
     says what it will play and about how long it takes, and shows progress; a stop (SIGINT,
-    SIGTERM) ends the transfer, keeps the games played in the cache, and the report goes on
+    SIGTERM) ends the transfer, the games played stay in the cache, and the report goes on
     without the runs not finished. A run already in the cache plays nothing."""
-    from ..cluster.stops import Stopped, stops_deferred
+    from ..cluster.stops import Stopped
     from ..search.progress import progress_bar
-    cache_path = out / TRANSFER_CACHE
-    cache = json.loads(cache_path.read_text()) if cache_path.is_file() else {}
-    unfinished = cache.setdefault(UNFINISHED, {})  # run key -> the targets of the decks played so far
-
-    def save_cache():
-        with stops_deferred():  # a stop lands after the cache is written whole
-            cache_path.write_text(json.dumps(cache))
-
-    def keep(key, targets):
-        unfinished[key] = targets
-        save_cache()
-
     rows = []
     for run in transfer_runs(runs, which):
         key = f"{run.path.resolve()}@{run.n_evaluations}"
-        if key not in cache:
-            decks, played = len(run.surrogate_archive["index"]), unfinished.get(key, [])
+        if cache.row(key) is None:
+            decks, played = len(run.surrogate_archive["index"]), cache.played(key)
             try:
                 with progress_bar(True, total=decks, initial=len(played), desc=f"transfer {run.name}",
                                   unit="deck") as bar:
-                    cache[key] = _transfer_cli(
-                        run.checkpoint, workers, played, on_piece=lambda t, key=key: keep(key, t),
+                    row = run_transfer(
+                        run.checkpoint, workers, played, on_piece=lambda t, key=key: cache.keep(key, t),
                         progress=bar, announce=lambda slots: print(
                             announcement(run, decks, len(played), slots), file=sys.stderr, flush=True))
             except Stopped as stop:
-                done = len(unfinished.get(key, []))
+                done = len(cache.played(key))
                 return rows, (f"The transfer was stopped by {stop.signal_name} after {done} of {decks} decks "
                               f"of {run.name}; the games played are kept, and the next report into this "
                               "folder goes on from there.")
-            unfinished.pop(key, None)
-            save_cache()
+            cache.finish(key, row)
         rows.append({"run": str(run.path), "algorithm": run.algorithm, "seed": run.seed,
-                     "evaluations": run.n_evaluations, **cache[key]})
+                     "evaluations": run.n_evaluations, **cache.row(key)})
     return rows, ""
 
 

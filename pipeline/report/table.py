@@ -65,8 +65,18 @@ def _evals(row: dict) -> str:
     return f"{lo:,}" if lo == hi else f"{lo:,}-{hi:,}"
 
 
-def write_table(rows: list[dict], out: Path) -> str:
-    """table1.csv (every number) and table1.md (the paper's layout); returns the Markdown."""
+def paper_pointer(runs: list[Run]) -> str:
+    """For runs of experiment=paper, where their numbers stand beside the paper's."""
+    if not any(r.config.get("name") == "paper" for r in runs):
+        return ""
+    return ("Runs of experiment=paper beside the paper's own Table 1 (its means, ours over theirs, within 3 "
+            "standard errors or not): `python -m pipeline.report.paper RUN_DIR...`, which `make paper-table` runs "
+            "on results/paper (docs/results.md).")
+
+
+def write_table(rows: list[dict], out: Path, note: str = "") -> str:
+    """table1.csv (every number) and table1.md (the paper's layout), with `note` under the
+    table; returns the Markdown."""
     columns = ["algorithm", "label", "trials", "finished", "evaluations_mean", "evaluations_min",
                "evaluations_max"] + [f"{k}_{s}" for k, _, _ in METRICS for s in ("mean", "se")]
     with open(out / "table1.csv", "w", newline="") as f:
@@ -81,6 +91,6 @@ def write_table(rows: list[dict], out: Path) -> str:
                  str(row["trials"]), _evals(row)]
         lines.append("| " + " | ".join(cells) + " |")
     text = ("Table 1: mean +- standard error over trials (final real archives); evaluations per "
-            "trial as min-max.\n\n" + "\n".join(lines) + "\n")
+            "trial as min-max.\n\n" + "\n".join(lines) + "\n" + (f"\n{note}\n" if note else ""))
     (out / "table1.md").write_text(text)
     return text

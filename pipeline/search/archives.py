@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from ribs.archives import GridArchive
 
+from workers.protocol.results import TARGET_NAMES
+
 from ..behavior_space import DEFAULT_DIMS, DEFAULT_RANGES, KNOWN_OBJECTIVE_RANGES, BehaviorSpace
 from .kernel_data import KernelArchive
 
@@ -231,7 +233,7 @@ def qd_metrics(archive: GridArchive, spec: ArchiveSpec) -> dict[str, float]:
         "qd_score": float(np.sum((f - lo) / (hi - lo))),
         "coverage": len(f) / archive.cells,  # a sliding map's current cells
         "max_fitness": float(f.max()),
-        "max_win_rate": float(data["targets"][:, 3].max()),  # TARGET_NAMES[3] == win_rate
+        "max_win_rate": float(data["targets"][:, TARGET_NAMES.index("win_rate")].max()),
         "elites": int(len(f)),
     }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 LAGS_PER_SLOT = 3  # algorithm.lag=auto: decks in flight per worker slot (docs/pipeline.md#the-steady-state-loop)
 LAG_FLOOR = 10  # ... but never fewer: a small cluster still plays while the head node works
 LAG_MOST_SHARE = 0.3  # ... nor more than this share of the budget, which the surrogates would miss
-LEGACY_LAG_SHARE = 0.04  # algorithm.lag=auto until 2026-11-28, kept by the runs it started
+LEGACY_LAG_SHARE = 0.04  # the old algorithm.lag=auto, kept by runs whose checkpoint has no "lag"
 
 
 def steady_state_lag(algo, slots: int) -> int:
@@ -42,8 +42,8 @@ def resolve_loop(cfg, slots: int):
 
 
 def legacy_lag(algo) -> int:
-    """The lag of a run whose checkpoint does not say it (started before 2026-11-28), where auto
-    was LEGACY_LAG_SHARE of the budget: such a run resumes with the lag it began with."""
+    """The lag of a run whose checkpoint's state has no "lag" (begun under the old auto, then
+    LEGACY_LAG_SHARE of the budget): such a run resumes with the lag it began with."""
     if algo.lag != "auto":
         return int(algo.lag)
     return max(1, round(LEGACY_LAG_SHARE * int(algo.budget)))

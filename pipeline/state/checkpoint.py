@@ -37,6 +37,9 @@ from pathlib import Path
 import h5py
 import numpy as np
 
+from workers.protocol.results import TARGET_NAMES
+
+from ..behavior_space import DEFAULT_MEASURES, DEFAULT_OBJECTIVE
 from ..run_errors import CheckpointError, RunDirError
 
 FORMAT = "dsame-hearthstone-checkpoint"
@@ -399,11 +402,11 @@ def _check_finite(path, where: str, values: np.ndarray, columns: int | None = No
         raise damaged(path, f"{where} holds NaN or infinite values")
 
 
-# The real targets' possible ranges (workers.protocol.results.TARGET_NAMES order): health difference
-# within two heroes' health and armour, win rate a share, every other target a non-negative
-# count or average.
-_TARGET_LOW = np.array([-100.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
-_TARGET_HIGH = np.array([100.0, np.inf, 10, 1, *[np.inf] * 8])
+# The real targets' possible ranges by name: health difference within two heroes' health and
+# armour, hand size within the hand's 10 places, win rate a share; every other target a
+# non-negative count or average.
+_TARGET_RANGES = {"health_difference": (-100.0, 100.0), "hand_size": (0.0, 10.0), "win_rate": (0.0, 1.0)}
+_TARGET_LOW, _TARGET_HIGH = np.array([_TARGET_RANGES.get(name, (0.0, np.inf)) for name in TARGET_NAMES]).T
 
 
 def _check_targets(path, where: str, targets: np.ndarray) -> None:
@@ -438,7 +441,7 @@ def _check_cells(path, where: str, index: np.ndarray, cells: int) -> None:
 
 def _check_real_archive(path, a: dict, ev: dict | None, limits, deck_size: int, cells: int, values=None) -> None:
     """`values(targets, decks)`: an elite's (objective, measures) from its evaluation, as the
-    run's behaviour space takes them (default: the paper's, targets 0 and 1-2)."""
+    run's behaviour space takes them (default: the paper's space)."""
     m = _fields(path, "real_archive", a, ("index", "solution", "objective", "measures", "eval_id", "targets"))
     if m == 0:
         return
@@ -458,7 +461,9 @@ def _check_real_archive(path, a: dict, ev: dict | None, limits, deck_size: int, 
 
 
 def _paper_values(targets: np.ndarray, decks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return targets[:, 0], targets[:, 1:3]
+    """The default (the paper's) space's objective and measures, taken from the targets by name."""
+    column = TARGET_NAMES.index
+    return targets[:, column(DEFAULT_OBJECTIVE)], targets[:, [column(m) for m in DEFAULT_MEASURES]]
 
 
 def _check_surrogate_archive(path, a: dict, limits, deck_size: int, cells: int) -> None:
@@ -486,6 +491,6 @@ def _check_state(path, state: dict, n: int | None) -> None:
         raise damaged(path, "its state's history is not a list of records")
     if n is not None and state.get("evaluations", n) != n:
         raise damaged(path, f"its state counts {state.get('evaluations')!r} evaluations, the file holds {n}")
-    lag = state.get("lag", 0)  # the steady-state loop's, kept since 2026-11-28
+    lag = state.get("lag", 0)  # the steady-state loop's; absent from runs begun under the old auto (legacy_lag)
     if not isinstance(lag, int) or isinstance(lag, bool) or lag < 0:
         raise damaged(path, f"its state's lag is {lag!r}")

@@ -34,13 +34,23 @@ def upgrade(path: Path, seconds: float = READ_SECONDS) -> str:
             return f"{path} is checkpoint version {ckpt.VERSION}, verified by its checksums: left as it is"
         with OlderCheckpointReader(seconds) as reader:
             version, image = reader.read(path)
-        if ckpt.verified_version(path, image) is None:  # the child's image is checked as any file is
-            raise ckpt.damaged(path, "its rewritten image has no verified header")
+        # HDF5 here reads the image the child's HDF5 wrote, never the older file's own bytes
+        _check_complete(path, ckpt.parse(path, image, (ckpt.VERSION,)))
         ckpt.replace_file(path, image)
         saved = ckpt.load(path, required=())  # what was written verifies
     count = len(saved.arrays.get("evaluations", {}).get("decks", ()))
     return (f"{path}: rewritten as checkpoint version {ckpt.VERSION} ({count} evaluations) from version {version}; "
             "its contents are checked when the run resumes or is reported")
+
+
+def _check_complete(path: Path, saved: ckpt.Checkpoint) -> None:
+    """What the child read (parsed here, from bytes its header vouches for) holds the groups a
+    run resumes from, of a deck search or a strategy search: HDF5 reads a version-1 file whose
+    links were damaged without the groups they led to, and no digest says so. CheckpointError
+    else, before the file is replaced."""
+    if not any(all(g in saved.arrays for g in groups) for groups in (ckpt.DECK_SEARCH_GROUPS, ckpt.STRATEGY_GROUPS)):
+        held = ", ".join(sorted(saved.arrays)) or "no group"
+        raise ckpt.damaged(path, f"it lacks the groups a run resumes from (it holds {held})")
 
 
 def main(argv=None) -> int:

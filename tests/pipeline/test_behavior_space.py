@@ -147,7 +147,8 @@ def test_the_sliding_map_follows_evostone2s_rule():
     assert archive.index_of(np.array([[0.5], [4.0], [4.5]])).tolist() == [0, 0, 1]
 
 
-def test_a_report_over_two_behaviour_spaces_compares_each_space_alone(tmp_path):
+def test_a_report_over_two_behaviour_spaces_compares_each_space_alone(tmp_path, monkeypatch):
+    from pipeline.report import analysis
     from pipeline.report.build import build_report
     run_pipeline(run_dir=tmp_path / "runs" / "paper")
     run_pipeline("archive.measures=[turns,num_spells]", "archive.ranges=[[5,15],[0,30]]",
@@ -159,3 +160,14 @@ def test_a_report_over_two_behaviour_spaces_compares_each_space_alone(tmp_path):
         table = (out / space / "table1.md").read_text()
         assert table.count("| DSA-ME") + table.count("| dsa_me") == 1  # one run each: not compared across spaces
         assert (out / space / "index.html").is_file()
+    # the transfer's games are kept once for the whole report: the next report plays none again
+    played, real_play = [], analysis.play_elites
+    monkeypatch.setattr(analysis, "play_elites", lambda decks, *a, **k: played.append(len(decks)) or
+                        real_play(decks, *a, **k))
+    for _ in range(2):
+        build_report([tmp_path / "runs"], out, transfer="first", workers=1)
+    assert len(played) == 2, "a run's transfer was played again by the second report"
+    cache = json.loads((out / "transfer.json").read_text())
+    assert len([key for key in cache if key != "unfinished"]) == 2
+    for space in ("space1", "space2"):
+        assert "Retained as elites" in (out / space / "surrogate_transfer.md").read_text()

@@ -138,12 +138,17 @@ def test_surrogate_test_mse_on_another_runs_data(finished):
     assert all(np.isfinite(v) and v >= 0 for v in mse.values())
 
 
-def test_elite_transfer_of_the_last_surrogate_archive(finished, client, space):
-    from pipeline.report.analysis import elite_transfer
-    from pipeline.cluster.evaluation import EvaluationClient
-    evaluator = EvaluationClient(client, space, run_seed=0, games=6, games_per_task=3, player="random",
-                                 strategy="nn", beam_depth=13, beam_width=4)
-    out = elite_transfer(finished["dsa_me"] / "checkpoint.h5", evaluator)
-    assert out["surrogate_elites"] > 0
+def test_the_transfer_of_the_last_surrogate_archive_as_the_report_runs_it(finished):
+    """run_transfer, the entry the report and `python -m pipeline.report.analysis transfer` use:
+    the run's own settings on a cluster of its own; every surrogate elite played once."""
+    from pipeline.report import analysis
+    from pipeline.state import checkpoint as ckpt
+    path = finished["dsa_me"] / "checkpoint.h5"
+    elites = len(ckpt.load(path).arrays["surrogate_archive"]["index"])
+    slots, pieces = [], []
+    out = analysis.run_transfer(path, workers=1, on_piece=lambda targets: pieces.append(len(targets)),
+                                announce=slots.append)
+    assert slots == [1] and pieces[-1] == elites == out["surrogate_elites"] > 0
+    assert pieces == sorted(set(pieces))  # handed back in order, each deck once
     assert 0 < out["retained_share"] <= 1 and 0 <= out["same_cell_share"] <= 1
     assert out["mean_manhattan_distance"] >= 0

@@ -2,12 +2,14 @@
 import os
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 from distributed import Client, LocalCluster
 
 from pipeline.cluster.evaluation import EvaluationClient, evaluation_seed
+from pipeline.run_errors import EvaluationError
 from workers.protocol.evaluate import evaluate_deck
 
 GAMES = 12
@@ -79,3 +81,31 @@ def test_ready_hands_back_each_deck_in_order_as_its_games_arrive(client, space):
     assert [r.targets() for part in parts for r in part] == [r.targets() for r in whole]
     assert len(parts) > 2, "the decks came back only in whole parts of `most`"
     assert batch.timing is not None
+
+
+def test_a_batch_with_nothing_left_hands_back_nothing_at_once(client, space):
+    """Once every deck is handed back, ready() and results() return [] without waiting for tasks
+    that will not come, and the batch's timing is not taken twice."""
+    evaluator = _evaluator(client, space, games_per_task=GAMES)
+    batch = evaluator.submit(space.random_decks(np.random.default_rng(4), 2), np.arange(2))
+    assert len(batch.results()) == 2 and not batch.waiting
+    with ThreadPoolExecutor(1) as pool:  # a wait that never ends fails here, not at the suite's limit
+        assert pool.submit(batch.ready, 3).result(timeout=30) == []
+        assert pool.submit(batch.results).result(timeout=30) == []
+    assert evaluator.timings == [batch.timing] and evaluator.unfinished == []
+
+
+def test_decks_whose_games_failed_are_not_handed_back_by_the_error(client, space):
+    """Every game of the second deck fails in the engine (a score it does not know, for that
+    deck alone): results() raises for it and leaves the batch as it was, both decks waiting,
+    so the same call raises again and the first deck can still be handed back alone."""
+    evaluator = EvaluationClient(client, space, run_seed=5, games=4, games_per_task=2, player="beam",
+                                 strategy="nn", beam_depth=2, beam_width=1)
+    decks = space.random_decks(np.random.default_rng(5), 2)
+    batch = evaluator.submit(decks, np.array([40, 41]), strategies=["nn", "no-such-score"])
+    for _ in range(2):
+        with pytest.raises(EvaluationError, match="4 of 4 games of evaluation 41 failed .*no-such-score"):
+            batch.results()
+        assert (batch.returned, batch.waiting, batch.timing) == (0, 2, None) and evaluator.unfinished == [batch]
+    (first,) = batch.ready(most=1)
+    assert batch.returned == 1 and first.games == 4

@@ -239,6 +239,19 @@ def _upgrade(path):
                           capture_output=True, text=True, timeout=120)
 
 
+def test_the_upgrade_refuses_an_older_file_read_without_a_group_a_run_needs(finished, tmp_path):
+    """A version-1 file carries no digest: HDF5 reads one whose link to /real_archive was lost
+    as a file without it. The upgrade looks at what its child read and refuses it, rather than
+    vouch for it as version 3."""
+    run_dir = _copy(finished, tmp_path)
+    _write_version_1(finished / ckpt.FILENAME, run_dir / ckpt.FILENAME, lambda arrays: arrays.pop("real_archive"))
+    before = _digest(run_dir)
+    line = _one_error(_upgrade(run_dir), f"checkpoint {run_dir / ckpt.FILENAME} is damaged: it lacks the groups "
+                                         "a run resumes from (it holds evaluations, ")
+    assert "real_archive" not in line
+    assert _digest(run_dir) == before
+
+
 @pytest.mark.parametrize("write_old", ["version 1", "version 2"])
 def test_an_old_checkpoint_is_refused_until_upgraded_on_purpose(finished, tmp_path, write_old):
     """Nothing vouches for the bytes of a file of version 1 or 2 (no header): resume and report

@@ -7,7 +7,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from omegaconf import OmegaConf
@@ -97,27 +96,58 @@ def test_a_run_keeps_its_lag_when_resumed_on_fewer_slots(tmp_path):
     assert_same_run(final_state(run_dir), final_state(whole))
 
 
+def _games_done(client) -> tuple[int, int]:
+    """The scheduler's count of the run's game tasks finished so far, and of those whose result
+    the run has not taken in yet (a task's result is released once the run has it)."""
+    def counts(dask_scheduler):
+        prefix = dask_scheduler.task_prefixes.get("play_chunk")
+        return (0, 0) if prefix is None else (prefix.state_counts["memory"], prefix.states["memory"])
+    return tuple(client.run_on_scheduler(counts))
+
+
+def _hold_the_slot(started: str, release: str) -> None:
+    """A task of the test's own: it takes the cluster's one worker slot until `release` is set."""
+    from distributed import Event
+    Event(started).set()
+    Event(release).wait()
+
+
 def test_a_stop_keeps_every_result_that_had_arrived(tmp_path):
-    """SIGTERM in the middle of the first batch (200 random decks, 100 games each: about 10 s on
-    one worker): the checkpoint keeps the decks whose games were in, where a stop used to keep
-    none of the batch until all of it was in."""
+    """SIGTERM in the middle of the first batch (200 random decks, 2 tasks each), at a known
+    point, not after a guessed time: the run plays on a cluster of the test's (cluster.kind=
+    address) with one worker slot; once some of its games are in, a task of the test's takes that
+    slot, so no more game ends, and the stop comes once the run has taken in every result there
+    is (the scheduler holds none it has not released). The checkpoint keeps the decks whose games
+    were in, where a stop used to keep none of the batch until all of it was in."""
+    from distributed import Client, Event, LocalCluster
     run_dir = tmp_path / "run"
     slow = ["algorithm.budget=220", "algorithm.initial=200", "opponents.games=100", "cluster.games_per_task=50"]
-    proc = subprocess.Popen(command(*slow, run_dir=run_dir), cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        assert wait_for(lambda: saved_evaluations(run_dir) >= 0 or proc.poll() is not None)
-        time.sleep(1.5)
-        os.kill(proc.pid, signal.SIGTERM)
-        stderr = proc.communicate(timeout=60)[1]
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
+            Client(cluster) as client:
+        proc = subprocess.Popen(command(*slow, "cluster.kind=address", f"cluster.address={cluster.scheduler_address}",
+                                        run_dir=run_dir), cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        started, release = Event("lag-test-started", client=client), Event("lag-test-release", client=client)
+        try:
+            # two decks' tasks ended: the first deck was added while the next tasks played
+            assert wait_for(lambda: _games_done(client)[0] >= 4 or proc.poll() is not None), "no game task ended"
+            assert proc.poll() is None, proc.communicate()[1][-3000:]
+            holder = client.submit(_hold_the_slot, started.name, release.name, priority=10, pure=False)
+            assert started.wait(timeout=120), "the test's task did not get the slot"
+            assert wait_for(lambda: _games_done(client)[1] == 0), "the run did not take in the games that ended"
+            done = _games_done(client)[0]
+            os.kill(proc.pid, signal.SIGTERM)
+            stderr = proc.communicate(timeout=60)[1]
+        finally:
+            release.set()
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+        holder.result(timeout=60)
     kept = saved_evaluations(run_dir)
     assert proc.returncode == 143 and f"holds {kept} evaluations" in stderr, stderr[-3000:]
-    assert 0 < kept < 200, "the stop did not come in the middle of the first batch"
-    done = run_pipeline(*slow, run_dir=run_dir)
-    assert f"at {kept} evaluations" in done.stderr
+    assert 0 < kept <= done // 2 < 200  # a deck is kept once both its tasks are in
+    resumed = run_pipeline(*slow, run_dir=run_dir)
+    assert f"at {kept} evaluations" in resumed.stderr
     whole = tmp_path / "whole"
     run_pipeline(*slow, run_dir=whole)
     assert_same_run(final_state(run_dir), final_state(whole))

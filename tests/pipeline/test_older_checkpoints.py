@@ -1,6 +1,7 @@
 """Checkpoints of older pipelines (versions 1 and 2, no verified header) never reach HDF5 in
-the driver, and every load of one ends: single-byte flips of two fixed files, each load under
-a watchdog that turns a hang into a failure naming the offset.
+the driver, every load of one ends, and a flip in a verified (version-3) file reaches the check
+that covers its byte: single-byte flips of fixed files, each load under a watchdog that turns a
+hang into a failure naming the offset.
 
 The fixtures in data/ were written once, by the writers of versions 1 and 2
 (test_integrity's `_write_version_1` and `_as_version_2`), from a 40-evaluation DSA-ME smoke run
@@ -101,24 +102,62 @@ def _watched_default_loads(source: Path, scratch: Path, offsets: list[int]) -> l
         child.join()
 
 
-@pytest.mark.parametrize("version", sorted(OLDER))
-def test_every_flip_of_an_older_checkpoint_is_refused_from_its_first_bytes(version, tmp_path):
-    source = OLDER[version]
-    offsets = _offsets(source.stat().st_size)
-    start = time.monotonic()
-    results = _watched_default_loads(source, tmp_path / "damaged.h5", offsets)
-    took = time.monotonic() - start
-    reasons = Counter("older or damaged (no verified header)" if "has no verified header" in outcome else
-                      "not a checkpoint (HDF5's signature damaged)" if "neither a checkpoint header" in outcome else
-                      outcome for _, outcome, _ in results)
-    print(f"\nversion-{version} flips, loaded by default: {len(results)} in {took:.1f} s; {dict(reasons)}")
+def _classified(results) -> Counter:
+    """The one-line refusals by the check that made them; any other outcome as it is."""
+    return Counter("older or damaged (no verified header)" if "has no verified header" in outcome else
+                   "not a checkpoint (HDF5's signature damaged)" if "neither a checkpoint header" in outcome else
+                   "header damaged" if "its header is damaged" in outcome else
+                   "fails the header's checksum" if "the file fails its checksum" in outcome else
+                   outcome for _, outcome, _ in results)
+
+
+def _one_line_refusals(results, scratch: Path, offsets: list[int]) -> None:
     assert [at for at, _, _ in results] == offsets
     for at, outcome, unchanged in results:
-        assert outcome.startswith(f"checkpoint {tmp_path / 'damaged.h5'} ") and "\n" not in outcome, (at, outcome)
+        assert outcome.startswith(f"checkpoint {scratch} ") and "\n" not in outcome, (at, outcome)
         assert unchanged, f"the load of the flip at byte {at} changed the file"
+
+
+@pytest.mark.parametrize("version", sorted(OLDER))
+def test_no_flip_of_an_older_checkpoint_reaches_hdf5_in_a_default_load(version, tmp_path):
+    """What this sweep proves, and what not: a default load decides an older file from its first
+    8 bytes (HDF5's signature) without handing any byte to HDF5, so a flip at 0-7 is refused as a
+    foreign file and a flip anywhere else by the same line as the intact file. The thousands of
+    offsets do not test thousands of code paths; they show, cheaply (well under a millisecond a
+    load), that no flipped byte anywhere makes a load hang, crash, accept or write the file. That
+    a flip past the start reaches a check that reads it is the version-3 test below."""
+    source, scratch = OLDER[version], tmp_path / "damaged.h5"
+    offsets = _offsets(source.stat().st_size)
+    start = time.monotonic()
+    results = _watched_default_loads(source, scratch, offsets)
+    took = time.monotonic() - start
+    print(f"\nversion-{version} flips, loaded by default: {len(results)} in {took:.1f} s; "
+          f"{dict(_classified(results))}")
+    _one_line_refusals(results, scratch, offsets)
     # HDF5's signature intact: refused as an older file, naming the upgrade; damaged there: as foreign
     assert all(("has no verified header" in o and ckpt.UPGRADE_COMMAND in o) == (at >= len(ckpt.HDF5_SIGNATURE))
                for at, o, _ in results)
+
+
+def test_a_flip_past_the_start_of_a_version_3_checkpoint_fails_the_check_that_covers_it(tmp_path):
+    """The same sweep over a verified file (the version-2 fixture as the upgrade rewrites it):
+    a flip in the format tag is refused as foreign, one in the rest of the header (version,
+    digest, padding) as a damaged header, and every flip after the header by the SHA-256 that
+    the header holds of those bytes: each part reaches the check that reads it, and fails there."""
+    with OlderCheckpointReader() as reader:
+        _, image = reader.read(OLDER[2])
+    source, scratch = tmp_path / "version3.h5", tmp_path / "damaged.h5"
+    source.write_bytes(image)
+    assert ckpt.load(source, required=()).version == ckpt.VERSION  # intact, it loads
+    offsets = _offsets(len(image))
+    results = _watched_default_loads(source, scratch, offsets)
+    print(f"\nversion-3 flips, loaded by default: {len(results)}; {dict(_classified(results))}")
+    _one_line_refusals(results, scratch, offsets)
+    tag = len(ckpt.FORMAT)
+    for at, outcome, _ in results:
+        expected = ("neither a checkpoint header nor HDF5's signature" if at < tag else
+                    "its header is damaged" if at < ckpt.HEADER_SIZE else "the file fails its checksum")
+        assert expected in outcome, (at, outcome)
 
 
 @pytest.mark.parametrize("version", sorted(OLDER))

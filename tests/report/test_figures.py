@@ -24,6 +24,12 @@ def test_the_figures_draw_the_logged_rows(short_run, tmp_path):
     page = (out / "index.html").read_text()
     assert "qd_progress.png" in page and "surrogate_loss.png" in page and "not drawn" not in page
     assert "archive-dsa_me-seed0.html" in page and (out / "archive-dsa_me-seed0.html").is_file()
+    # one run: said in the singular, and why there is no test said once, in words
+    assert f"1 run of 1 algorithm: {short_run}" in page and "runs of" not in page
+    why = "No significance tests: they compare algorithms over repeated trials, and this report holds one run."
+    assert page.count("significance tests") == 1 and why in page and "not testable" not in page
+    assert (out / "statistics.md").read_text() == why + "\n"
+    assert "pipeline.report.paper" not in (out / "table1.md").read_text()  # not a run of experiment=paper
 
     run = load_runs([short_run])[0]
     lines = lines_by_gid(progress_plot([run]))
@@ -59,3 +65,17 @@ def test_too_little_data_is_said_in_words(short_run, tmp_path):
     assert "QD-score and elites: not drawn, every run logged its archive at most once" in page
     assert "Surrogate loss: not drawn, the runs logged the surrogate's losses for at most 0 outer iterations" in page
     assert "archive_heatmaps.png" in page and "ccdf.png" in page  # what there is data for is drawn
+
+
+def test_table_1_of_a_run_of_experiment_paper_points_to_the_papers_table(short_run, tmp_path):
+    import yaml
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    saved = ckpt.load(short_run / "checkpoint.h5")
+    config = {**yaml.safe_load(saved.config_yaml), "name": "paper"}
+    ckpt.save(paper / "checkpoint.h5", config_yaml=yaml.safe_dump(config), identity=saved.identity,
+              state=saved.state, arrays=saved.arrays, blobs=saved.blobs)
+    out = build_report([paper], tmp_path / "report", transfer="none")
+    table = (out / "table1.md").read_text()
+    assert "beside the paper's own Table 1" in table and "make paper-table" in table
+    assert "make paper-table" in html.unescape((out / "index.html").read_text())

@@ -1,5 +1,7 @@
 """The report's transfer analysis plays a run's surrogate elites as the run played its own games:
-with the run's engine, not the built-in one whatever the run used."""
+with the run's engine, not the built-in one whatever the run used. Without a SabberStone build
+here, what can be shown is the refusal: a run of SabberStone asks for its own engine, and no game
+is played on another when that engine cannot load."""
 import pytest
 import yaml
 
@@ -8,7 +10,7 @@ from pipeline.run_errors import PipelineError
 from pipeline.state import checkpoint as ckpt
 
 
-def test_a_run_of_sabberstone_is_transferred_on_sabberstone(sweep, tmp_path, monkeypatch):
+def test_the_transfer_of_a_sabberstone_run_asks_for_sabberstone_and_plays_nothing_elsewhere(sweep, tmp_path, monkeypatch):
     saved = ckpt.load(sweep / "dsa_me-seed0" / ckpt.FILENAME)
     config = yaml.safe_load(saved.config_yaml)
     config["engine"] = {"name": "sabberstone", "path": str(tmp_path / "nowhere"), "table": None}
@@ -19,5 +21,5 @@ def test_a_run_of_sabberstone_is_transferred_on_sabberstone(sweep, tmp_path, mon
     monkeypatch.setattr(analysis, "play_elites", lambda decks, *args, **kwargs: played.append(decks))
     # no SabberStone build here: the run's engine cannot load, so no game is played on another
     with pytest.raises(PipelineError, match="nowhere.*does not exist"):
-        analysis._transfer_cli(moved, workers=1)
+        analysis.run_transfer(moved, workers=1)
     assert played == []

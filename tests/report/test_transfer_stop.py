@@ -7,7 +7,8 @@ import signal
 
 import pytest
 
-from pipeline.report import analysis
+from pipeline.cluster.stops import Stopped
+from pipeline.report import analysis, decks
 from pipeline.report.build import build_report
 
 RUN = "offline_dsa_me-seed0"  # the sweep's run with the most surrogate elites: several pieces
@@ -67,3 +68,57 @@ def test_a_stopped_transfer_keeps_the_report_and_the_games_played(sweep, tmp_pat
     continued, left = _transfer_row(out)
     assert continued == _transfer_row(unbroken)[0] and left == {}
     assert continued["surrogate_elites"] > analysis.TRANSFER_PIECE
+
+
+def _stop_after_the_transfer(patch):
+    """SIGINT as the report writes its decks, after the transfer: Ctrl-C once more."""
+    real_write = decks.write_decks
+
+    def write_decks(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        return real_write(*args, **kwargs)
+    patch.setattr(decks, "write_decks", write_decks)
+
+
+def test_a_report_stopped_twice_and_run_again_plays_no_game_twice(sweep, tmp_path, monkeypatch, signals_restored):
+    """A report stopped by SIGINT during the transfer and again after it, a second report that
+    finishes the transfer and is stopped after it before it is written, and a third: every deck
+    is handed back once over the three, and the third plays none. (The games a report plays are
+    kept in its folder as they come back, not in the folder the report is assembled in, which a
+    stop removes.)"""
+    real_play = analysis.play_elites
+    handed_back = []  # per report that played: (decks already played, decks played by its end)
+
+    def play(decks_, evaluator, played=(), on_piece=None, progress=None, stop_at_first_piece=False):
+        def piece(targets):
+            on_piece(targets)
+            handed_back[-1] = (len(played), len(targets))
+            if stop_at_first_piece:
+                os.kill(os.getpid(), signal.SIGINT)
+        handed_back.append((len(played), len(played)))
+        return real_play(decks_, evaluator, played, piece, progress)
+
+    out = tmp_path / "report"
+    with monkeypatch.context() as patch:  # 1: Ctrl-C once a piece is kept, and again after the transfer
+        patch.setattr(analysis, "play_elites", lambda *a, **k: play(*a, **k, stop_at_first_piece=True))
+        _stop_after_the_transfer(patch)
+        build_report([sweep / RUN], out, transfer="all", workers=1)  # the second stop does not cut it short
+    assert handed_back == [(0, analysis.TRANSFER_PIECE)]
+    assert "stopped by SIGINT" in (out / "surrogate_transfer.md").read_text()
+    with monkeypatch.context() as patch:  # 2: the transfer finishes, Ctrl-C before the report is written
+        patch.setattr(analysis, "play_elites", play)
+        _stop_after_the_transfer(patch)
+        with pytest.raises(Stopped):
+            build_report([sweep / RUN], out, transfer="all", workers=1)
+    elites = handed_back[-1][1]
+    assert handed_back[-1][0] == analysis.TRANSFER_PIECE < elites
+    assert "stopped by SIGINT" in (out / "surrogate_transfer.md").read_text()  # the first report's page stays
+    assert not list(tmp_path.glob(".report.tmp-*"))  # nothing half-written is left beside it
+    with monkeypatch.context() as patch:  # 3: nothing left to play
+        patch.setattr(analysis, "play_elites", play)
+        build_report([sweep / RUN], out, transfer="all", workers=1)
+    assert len(handed_back) == 2, "the third report played games again"
+    assert sum(end - start for start, end in handed_back) == elites  # every deck once
+    row, left = _transfer_row(out)
+    assert row["surrogate_elites"] == elites and left == {}
+    assert "stopped" not in (out / "surrogate_transfer.md").read_text()

@@ -23,14 +23,14 @@ from ..engine.state import GameState
 
 # Final: compiled with the engine (workers/engine/native.py), the map inlines them.
 N_HAND: Final = 10
-N_TARGETS: Final = 17
+N_TARGET_SLOTS: Final = 17  # a move's target slots (none, 2 heroes, 14 minions), not a surrogate's targets
 N_POSITIONS: Final = 8
 N_CHARS: Final = 8
 PLAY_BASE: Final = 1
-ATTACK_BASE: Final = PLAY_BASE + N_HAND * N_TARGETS * N_POSITIONS  # 1361
+ATTACK_BASE: Final = PLAY_BASE + N_HAND * N_TARGET_SLOTS * N_POSITIONS  # 1361
 POWER_BASE: Final = ATTACK_BASE + N_CHARS * N_CHARS  # 1425
-OPTION_BASE: Final = POWER_BASE + N_TARGETS  # 1442
-N_PLAYS: Final = N_HAND * N_TARGETS * N_POSITIONS  # 1360
+OPTION_BASE: Final = POWER_BASE + N_TARGET_SLOTS  # 1442
+N_PLAYS: Final = N_HAND * N_TARGET_SLOTS * N_POSITIONS  # 1360
 ACTION_SIZE: Final = OPTION_BASE + 2 * N_PLAYS  # 4162
 
 
@@ -63,7 +63,7 @@ def action_index(g: GameState, move: tuple) -> int:
         position: int = move[3]
         t = _slot(g, me, target) if target >= 0 else 0
         base = PLAY_BASE if kind == PLAY else OPTION_BASE + (kind - PLAY_OPTION_1) * N_PLAYS
-        return base + (index * N_TARGETS + t) * N_POSITIONS + (position if position >= 0 else 0)
+        return base + (index * N_TARGET_SLOTS + t) * N_POSITIONS + (position if position >= 0 else 0)
     if kind == ATTACK:
         attacker, defender = _slot(g, me, index), _slot(g, me, target)
         return ATTACK_BASE + (attacker - 2 if attacker > 1 else 0) * N_CHARS + (
@@ -99,7 +99,7 @@ def mask_of(indices) -> np.ndarray:
 
 def _play_slots(offset: int) -> tuple[int, int, int]:
     """(hand, target, position) of a PLAY index's offset within its block of N_PLAYS."""
-    hand, rest = divmod(offset, N_TARGETS * N_POSITIONS)
+    hand, rest = divmod(offset, N_TARGET_SLOTS * N_POSITIONS)
     return (hand, *divmod(rest, N_POSITIONS))
 
 
