@@ -130,8 +130,9 @@ def untestable(per_run: dict[str, list[dict[str, float]]]) -> str:
     if sum(trials) == 1:
         return "No significance tests: they compare algorithms over repeated trials, and this report holds one run."
     if len(trials) < 2:
+        (algorithm,) = per_run
         return (f"No significance tests: they compare algorithms, and these {sum(trials)} runs are all of "
-                f"{LABELS.get(*per_run, *per_run)}.")
+                f"{LABELS.get(algorithm, algorithm)}.")
     if max(trials) < 2:
         return (f"No significance tests: {len(trials)} algorithms of one trial each, so nothing shows how much a "
                 "number varies between trials of one algorithm; run more seeds of each to test their differences.")
