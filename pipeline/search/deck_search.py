@@ -143,8 +143,8 @@ class Search:
 
     def _restore_flights(self, saved: ckpt.Checkpoint) -> list[InFlight]:
         """The batches that were in flight when the checkpoint was written, each cut to the decks
-        not added then (`run` plays them again). Checkpoints written before 2026-11 hold the
-        first batch whole, with how many of its decks were added ("added")."""
+        not added then (`run` plays them again). Older checkpoints hold the first batch whole,
+        with how many of its decks were added (its record's "added")."""
         pending, about = saved.arrays[IN_FLIGHT], saved.state.get(IN_FLIGHT)
         try:
             decks, ids = pending["decks"].astype(np.int16), pending["eval_id"].astype(np.int64)
