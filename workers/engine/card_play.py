@@ -43,7 +43,7 @@ class CardPlay(Moves):
         card = p.hand[hand_index]
         cdef = card.cdef
         cost = self.cost_of(pi, card)
-        del p.hand[hand_index]
+        del self.hand_to_change(pi)[hand_index]
         p.mana -= cost
         p.used_mana += cost
         combo_active = p.cards_played > 0

@@ -156,11 +156,13 @@ class Effects(Deaths):
                 p.fatigue += 1
                 self.damage(None, p.hero, p.fatigue)
                 continue
-            card = p.deck.pop()
+            deck = p.deck
+            card = deck[-1]
+            p.deck = deck[:-1]  # (copies share the deck's list: see zones.hand_to_change)
             p.drawn_this_turn += 1  # a burnt card counts, fatigue does not (as in SabberStone)
             if len(p.hand) >= MAX_HAND:
                 continue  # overdraw: the card is burnt
-            p.hand.append(card)
+            self.hand_to_change(owner).append(card)
             drawn.append(card)
             self.fire2("draw", owner, card)
         return drawn
@@ -171,7 +173,7 @@ class Effects(Deaths):
         if len(p.hand) >= MAX_HAND:
             return None
         card = Card(self.new_uid(), self.library[card_id])
-        p.hand.append(card)
+        self.hand_to_change(owner).append(card)
         return card
 
     def discard_random(self, owner: int, count: int = 1) -> list[Card]:
@@ -180,7 +182,7 @@ class Effects(Deaths):
         for _ in range(count):
             if not p.hand:
                 break
-            lost.append(p.hand.pop(self.rand(len(p.hand))))
+            lost.append(self.hand_to_change(owner).pop(self.rand(len(p.hand))))
         return lost
 
     def return_to_hand(self, minion: Minion) -> None:
@@ -190,7 +192,7 @@ class Effects(Deaths):
             return
         p.board.remove(minion)
         if len(p.hand) < MAX_HAND:
-            p.hand.append(Card(self.new_uid(), minion.cdef))
+            self.hand_to_change(minion.owner).append(Card(self.new_uid(), minion.cdef))
 
     def take_control(self, minion: Minion, new_owner: int) -> None:
         """Move a minion to `new_owner`'s board; with that board full it is destroyed where it

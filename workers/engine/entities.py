@@ -1,6 +1,7 @@
 """The mutable pieces of a game: cards in deck/hand/secret zones, minions, heroes, weapons, players.
 
-Cards in a deck or hand never change, so copies of a game share them. Minions, heroes, weapons
+Cards in a deck or hand never change, and the lists of a hand and a deck are shared by copies
+of a game until one of them changes it (GameState.hand_to_change). Minions, heroes, weapons
 and players do change and copy themselves field by field (`__slots__` + explicit copy is several
 times faster than `copy.copy`; game copies are the beam search's main cost). Each class lists
 its fields once (`*_FIELDS`); a test checks that `copy` takes every one of them.
@@ -331,8 +332,9 @@ class Player:
         new.enchants = self.enchants
         new.hero = self.hero.copy()
         new.weapon = self.weapon.copy() if self.weapon is not None else None
-        new.hand = self.hand[:]
-        new.deck = self.deck[:]
+        # shared until one of the two changes it (GameState.hand_to_change, deck_to_change)
+        new.hand = self.hand
+        new.deck = self.deck
         new.board = [m.copy() for m in self.board]
         new.secrets = self.secrets[:]
         return new

@@ -110,14 +110,16 @@ class GameState(Turns):
         hash of its id."""
         h = _mix(_mix(_mix(0, self.current), 1 if self.done else 0),
                  _NO_WINNER if self.winner is None else self.winner)
-        h = _mix(h, hash(self.marks))
+        # (the hash of an empty tuple, the usual case, is a constant)
+        h = _mix(h, hash(self.marks) if self.marks else _EMPTY_TUPLE_HASH)
         for p in self.players:
             hero = p.hero
             h = _mix(_mix(_mix(_mix(h, hero.health), hero.armor), hero.turn_atk), hero.attacks)
             h = _mix(_mix(_mix(h, 1 if hero.frozen else 0), hero.power_uses), p.mana)
             h = _mix(_mix(_mix(h, p.max_mana), p.cards_played), p.minions_played)
             h = _mix(_mix(_mix(h, p.spell_discount), p.fatigue), p.free_spells_turns)
-            h = _mix(_mix(_mix(h, len(p.deck)), hash(p.pending_cards)), hash(p.died_this_turn))
+            h = _mix(_mix(h, len(p.deck)), hash(p.pending_cards) if p.pending_cards else _EMPTY_TUPLE_HASH)
+            h = _mix(h, hash(p.died_this_turn) if p.died_this_turn else _EMPTY_TUPLE_HASH)
             h = _mix(h, hash(self._enchant_keys(p)) if p.enchants else _EMPTY_TUPLE_HASH)
             h = _mix(_mix(h, p.overload_owed), p.overload_locked)
             w = p.weapon

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Callable, Final
 
 from .cardspec import CardDef
-from .entities import Hero, Minion, Player
+from .entities import Card, Hero, Minion, Player
 from .rng import GOLDEN, MASK64, advance, below_halves, join, mix_below, split
 
 # Final: the compiled engine inlines them instead of looking each use up by name.
@@ -176,6 +176,23 @@ class Zones:
         board = self.players[minion.owner].board
         i = board.index(minion)
         return [board[j] for j in (i - 1, i + 1) if 0 <= j < len(board)]
+
+    # A hand's and a deck's list is shared by the copies of a state (copies are the beam
+    # search's main cost, and most actions change neither the opponent's hand nor any deck), so
+    # it is never changed in place: whatever changes one takes a list of its own first.
+    def hand_to_change(self, owner: int) -> list[Card]:
+        """`owner`'s hand as a list of this state's own, to change in place."""
+        p = self.players[owner]
+        hand = p.hand[:]
+        p.hand = hand
+        return hand
+
+    def deck_to_change(self, owner: int) -> list[Card]:
+        """`owner`'s deck as a list of this state's own, to change in place."""
+        p = self.players[owner]
+        deck = p.deck[:]
+        p.deck = deck
+        return deck
 
     def mark(self, owner: int, kind: str, value=None) -> None:
         """An effect on `owner`: until the end of the turn (Ice Block's Immune, Kirin Tor Mage,

@@ -233,8 +233,8 @@ class MCTSPlayer:
             n = len(opp.hand)
             opp.hand, opp.deck = pool[:n], pool[n:]
         else:
-            s.shuffle(opp.deck)
-        s.shuffle(s.players[me].deck)
+            s.shuffle(s.deck_to_change(1 - me))
+        s.shuffle(s.deck_to_change(me))
         return s
 
     def _leaf(self, s: GameState, me: int, mover: int) -> float:

@@ -165,7 +165,7 @@ class BeamSearchPlayer:
         root.rng = self.plan_stream
         if self.hide_deck_order:
             for p in root.players:
-                root.shuffle(p.deck)
+                root.shuffle(root.deck_to_change(p.index))
         return root
 
     def plan(self, g: GameState) -> list:

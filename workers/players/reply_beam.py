@@ -94,7 +94,7 @@ class ReplyBeamPlayer(BeamSearchPlayer):
         s.shuffle(pool)
         n = len(opp.hand)
         opp.hand, opp.deck = pool[:n], pool[n:]
-        s.shuffle(s.players[me].deck)
+        s.shuffle(s.deck_to_change(me))
         return s
 
     def _next(self) -> int:
