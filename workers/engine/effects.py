@@ -156,9 +156,7 @@ class Effects(Deaths):
                 p.fatigue += 1
                 self.damage(None, p.hero, p.fatigue)
                 continue
-            deck = p.deck
-            card = deck[-1]
-            p.deck = deck[:-1]  # (copies share the deck's list: see zones.hand_to_change)
+            card = self.deck_to_change(owner).pop()
             p.drawn_this_turn += 1  # a burnt card counts, fatigue does not (as in SabberStone)
             if len(p.hand) >= MAX_HAND:
                 continue  # overdraw: the card is burnt

@@ -179,20 +179,23 @@ class Zones:
 
     # A hand's and a deck's list is shared by the copies of a state (copies are the beam
     # search's main cost, and most actions change neither the opponent's hand nor any deck), so
-    # it is never changed in place: whatever changes one takes a list of its own first.
+    # whatever changes one asks for it here: a list of this state's own, made only while it may
+    # be shared (Player.hand_shared, deck_shared: set by a copy on both sides).
     def hand_to_change(self, owner: int) -> list[Card]:
         """`owner`'s hand as a list of this state's own, to change in place."""
         p = self.players[owner]
-        hand = p.hand[:]
-        p.hand = hand
-        return hand
+        if p.hand_shared:
+            p.hand = p.hand[:]
+            p.hand_shared = False
+        return p.hand
 
     def deck_to_change(self, owner: int) -> list[Card]:
         """`owner`'s deck as a list of this state's own, to change in place."""
         p = self.players[owner]
-        deck = p.deck[:]
-        p.deck = deck
-        return deck
+        if p.deck_shared:
+            p.deck = p.deck[:]
+            p.deck_shared = False
+        return p.deck
 
     def mark(self, owner: int, kind: str, value=None) -> None:
         """An effect on `owner`: until the end of the turn (Ice Block's Immune, Kirin Tor Mage,
