@@ -197,6 +197,14 @@ class Zones:
             p.deck_shared = False
         return p.deck
 
+    def deal(self, owner: int, hand: list[Card], deck: list[Card]) -> None:
+        """Give `owner` these new lists, this state's own, as its hand and deck (a
+        determinization's new deal of the hidden cards)."""
+        p = self.players[owner]
+        p.hand = hand
+        p.deck = deck
+        p.hand_shared = p.deck_shared = False
+
     def mark(self, owner: int, kind: str, value=None) -> None:
         """An effect on `owner`: until the end of the turn (Ice Block's Immune, Kirin Tor Mage,
         Charge, Commanding Shout, Shadow Madness), or while an aura lasts (AURA_MARKS)."""

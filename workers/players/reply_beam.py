@@ -93,7 +93,7 @@ class ReplyBeamPlayer(BeamSearchPlayer):
         pool = opp.hand + opp.deck
         s.shuffle(pool)
         n = len(opp.hand)
-        opp.hand, opp.deck = pool[:n], pool[n:]
+        s.deal(1 - me, pool[:n], pool[n:])
         s.shuffle(s.deck_to_change(me))
         return s
 
