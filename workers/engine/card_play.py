@@ -43,7 +43,7 @@ class CardPlay(Moves):
         card = p.hand[hand_index]
         cdef = card.cdef
         cost = self.cost_of(pi, card)
-        del self.hand_to_change(pi)[hand_index]
+        del (self.hand_to_change(pi) if p.hand_shared else p.hand)[hand_index]  # (no call unless shared)
         p.mana -= cost
         p.used_mana += cost
         combo_active = p.cards_played > 0

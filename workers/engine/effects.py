@@ -156,11 +156,12 @@ class Effects(Deaths):
                 p.fatigue += 1
                 self.damage(None, p.hero, p.fatigue)
                 continue
-            card = self.deck_to_change(owner).pop()
+            # (the flag asked here first: in play without copies, a draw makes no call)
+            card = (self.deck_to_change(owner) if p.deck_shared else p.deck).pop()
             p.drawn_this_turn += 1  # a burnt card counts, fatigue does not (as in SabberStone)
             if len(p.hand) >= MAX_HAND:
                 continue  # overdraw: the card is burnt
-            self.hand_to_change(owner).append(card)
+            (self.hand_to_change(owner) if p.hand_shared else p.hand).append(card)
             drawn.append(card)
             self.fire2("draw", owner, card)
         return drawn
