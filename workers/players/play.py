@@ -3,6 +3,7 @@ uniformly random legal play, and the protocol's end-of-turn beam search."""
 from __future__ import annotations
 
 import gc
+from operator import itemgetter
 from typing import Callable, Final
 
 from mypy_extensions import mypyc_attr
@@ -13,6 +14,7 @@ from ..engine.state import GameState
 from .game_counters import GameCounters
 
 Observer = Callable[[GameState], None]
+_score: Final = itemgetter(0)  # a beam child's score (C, not a call into Python)
 MAX_ACTIONS: Final = 200  # a guard against a loop of free actions: no turn needs this many
 
 
@@ -244,17 +246,16 @@ def beam_level(beam: list[tuple[GameState, tuple]], me: int, score: Callable[[Ga
             if key in seen:
                 continue
             seen.add(key)
-            children.append((score(child, me), child, line + (move,)))
-    children.sort(key=_by_score_descending)  # stable: ties keep option order
-    return [(child, line) for _, child, line in children[:width]], expanded
+            # the line is made only for the children kept
+            children.append((score(child, me), child, line, move))
+    children.sort(key=_score, reverse=True)  # stable, reversed too: ties keep option order
+    return [(child, line + (move,)) for _, child, line, move in children[:width]], expanded
 
 
 def _deck_sizes(g: GameState) -> list[int]:
     return [len(p.deck) for p in g.players]
 
 
-def _by_score_descending(child) -> float:
-    return -child[0]
 
 
 def play_game(g: GameState, players, recorder=None) -> GameState:
