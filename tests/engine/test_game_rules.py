@@ -158,7 +158,7 @@ def test_hash_takes_the_hand_in_creation_order():
     assert c.state_hash() != g.state_hash()
     cheaper = g.copy()
     first = cheaper.players[0].hand[0]
-    cheaper.players[0].hand[0] = Card(first.uid, first.cdef, cost_mod=-2)  # a cheaper copy
+    cheaper.hand_to_change(0)[0] = Card(first.uid, first.cdef, cost_mod=-2)  # a cheaper copy (copies share a hand)
     assert cheaper.state_hash() not in (g.state_hash(), c.state_hash())
 
 

@@ -69,10 +69,16 @@ def test_copies_take_every_field():
             for name in fields:
                 if name not in ("hero", "weapon", "board"):  # copies, compared above and below
                     assert getattr(b, name) == getattr(a, name), name
-        for name in ("hand", "deck", "board", "secrets"):
+        for name in ("board", "secrets"):
             assert getattr(copied, name) is not getattr(original, name)
         assert copied.hero is not original.hero
+        # a hand and a deck are shared until one side changes them, on a list of its own
+        assert original.hand_shared and copied.hand_shared and original.deck_shared and copied.deck_shared
     for name in ("current", "turn", "rng", "next_uid", "next_order", "winner", "done",
                  "random_events", "library", "auras_live", "marks"):
         assert getattr(copy, name) == getattr(g, name), name
     assert copy.state_hash() == g.state_hash()
+    for name, to_change in (("hand", "hand_to_change"), ("deck", "deck_to_change")):
+        before = list(getattr(g.players[0], name))
+        getattr(copy, to_change)(0).pop()
+        assert getattr(g.players[0], name) == before and len(getattr(copy.players[0], name)) == len(before) - 1

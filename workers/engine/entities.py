@@ -1,6 +1,7 @@
 """The mutable pieces of a game: cards in deck/hand/secret zones, minions, heroes, weapons, players.
 
-Cards in a deck or hand never change, so copies of a game share them. Minions, heroes, weapons
+Cards in a deck or hand never change, and the lists of a hand and a deck are shared by copies
+of a game until one of them changes it (GameState.hand_to_change). Minions, heroes, weapons
 and players do change and copy themselves field by field (`__slots__` + explicit copy is several
 times faster than `copy.copy`; game copies are the beam search's main cost). Each class lists
 its fields once (`*_FIELDS`); a test checks that `copy` takes every one of them.
@@ -273,6 +274,9 @@ PLAYER_FIELDS = (
     "free_spells_turns", "turns", "drawn_this_turn", "used_mana", "pending_cards",
     "died_this_turn", "overload_owed", "overload_locked",
     "enchants",  # ((kind, uid), ...): this player's effects on one character each
+    # Whether `hand`, `deck` may be shared with a copy: then changed only on a list of its own
+    # (GameState.hand_to_change, deck_to_change).
+    "hand_shared", "deck_shared",
 )
 
 
@@ -309,6 +313,8 @@ class Player:
         # (kind, uid): "wisdom" (Blessing of Wisdom), "overwhelm" (Power Overwhelming), "immune"
         # (this turn) and "attacking" (Gladiator's Longbow); see GameState._end_enchants.
         self.enchants: tuple = ()
+        self.hand_shared = False
+        self.deck_shared = False
 
     def copy(self) -> Player:
         new = Player()
@@ -331,8 +337,10 @@ class Player:
         new.enchants = self.enchants
         new.hero = self.hero.copy()
         new.weapon = self.weapon.copy() if self.weapon is not None else None
-        new.hand = self.hand[:]
-        new.deck = self.deck[:]
+        # shared, by both, until one of the two changes it (GameState.hand_to_change, deck_to_change)
+        new.hand = self.hand
+        new.deck = self.deck
+        new.hand_shared = new.deck_shared = self.hand_shared = self.deck_shared = True
         new.board = [m.copy() for m in self.board]
         new.secrets = self.secrets[:]
         return new

@@ -23,21 +23,7 @@ MULLIGAN_MAX_COST: Final = 3  # the protocol's mulligan, as it really ran: keep 
 def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],
              classes: Sequence[str], seed: int, mulligan: bool = True) -> GameState:
     """A game ready for player 0's first action; a pure function of its arguments."""
-    g = GameState.__new__(GameState)
-    g.library = library
-    g.rng = derive(seed, 0x6A4E)
-    g.next_uid = 0
-    g.next_order = 0
-    g.current = 0
-    g.turn = 1
-    g.winner = None
-    g.done = False
-    g.random_events = 0
-    g.auras_live = False
-    g.marks = ()
-    g.heard = None  # counted when first asked
-    g.cost_auras_in_play = g.auras_in_play = False
-    g.players = []
+    g = GameState.fresh(library, derive(seed, 0x6A4E))
     for index, (deck, hero_class) in enumerate(zip(decks, classes)):
         hero_id, power_id = HEROES[hero_class]
         hero = Hero(g.new_uid(), library[hero_id], index, library[power_id])

@@ -32,8 +32,10 @@ DIGEST_FILE = "sources.sha256"
 # Paths from the repository root.
 _CARD_SCRIPTS = tuple(sorted(f"workers/engine/cards/{p.name}" for p in (ROOT / "workers/engine/cards").glob("*.py")
                              if p.name != "__init__.py"))
-COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/cardspec.py", "workers/engine/entities.py",
-                    "workers/engine/state.py", "workers/engine/game.py", "workers/players/play.py",
+# GameState's layers, bottom to top (workers/engine/zones.py), are all on it.
+STATE_LAYERS = ("zones", "triggers", "deaths", "effects", "combat", "moves", "card_play", "turns", "state")
+COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/cardspec.py", "workers/engine/entities.py") + tuple(
+    f"workers/engine/{layer}.py" for layer in STATE_LAYERS) + ("workers/engine/game.py", "workers/players/play.py",
                     "workers/players/game_counters.py", "workers/players/encoders.py",
                     "workers/players/action_space.py", "workers/players/mcts.py",
                     "workers/players/scores.py") + _CARD_SCRIPTS

@@ -231,10 +231,10 @@ class MCTSPlayer:
             pool = opp.hand + opp.deck
             s.shuffle(pool)
             n = len(opp.hand)
-            opp.hand, opp.deck = pool[:n], pool[n:]
+            s.deal(1 - me, pool[:n], pool[n:])
         else:
-            s.shuffle(opp.deck)
-        s.shuffle(s.players[me].deck)
+            s.shuffle(s.deck_to_change(1 - me))
+        s.shuffle(s.deck_to_change(me))
         return s
 
     def _leaf(self, s: GameState, me: int, mover: int) -> float:

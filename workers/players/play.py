@@ -3,6 +3,7 @@ uniformly random legal play, and the protocol's end-of-turn beam search."""
 from __future__ import annotations
 
 import gc
+from operator import itemgetter
 from typing import Callable, Final
 
 from mypy_extensions import mypyc_attr
@@ -13,6 +14,7 @@ from ..engine.state import GameState
 from .game_counters import GameCounters
 
 Observer = Callable[[GameState], None]
+_score: Final = itemgetter(0)  # a beam child's score (C, not a call into Python)
 MAX_ACTIONS: Final = 200  # a guard against a loop of free actions: no turn needs this many
 
 
@@ -165,44 +167,25 @@ class BeamSearchPlayer:
         root.rng = self.plan_stream
         if self.hide_deck_order:
             for p in root.players:
-                root.shuffle(p.deck)
+                root.shuffle(root.deck_to_change(p.index))
         return root
 
     def plan(self, g: GameState) -> list:
         me = g.current
-        score = self.score
         beam: list[tuple[GameState, tuple]] = [(self.planning_root(g), ())]
         best_line, best_value = None, float("-inf")
         expanded = 0
+        ended: list[tuple[float, tuple, GameState]] = []
         for _ in range(self.depth):
-            seen = set()  # duplicates are dropped within one depth level, not across levels
-            children = []
-            for state, line in beam:
-                moves = state.legal_moves()  # plain tuples; the chosen line becomes Actions
-                last = moves[-1]
-                for move in moves:
-                    # The beam state is not needed after its last move: that child is the state
-                    # itself, one copy fewer per expanded state.
-                    child = state if move is last else state.copy()
-                    child.apply(move, check=False)
-                    expanded += 1
-                    if move[0] == END_TURN or child.done or child.current != me:
-                        # A turn-ending child needs no hash: it cannot equal a child that goes
-                        # on (whose turn it is, and whether it is over, are hashed), and one
-                        # equal to an earlier candidate scores the same, so it could not win.
-                        value = score(child, me)
-                        if best_line is None or value > best_value:
-                            best_line, best_value = line + (move,), value
-                        continue
-                    key = child.state_hash()
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    children.append((score(child, me), child, line + (move,)))
-            if not children:
+            beam, n = beam_level(beam, me, self.score, self.width, ended)
+            expanded += n
+            # the first best candidate wins: an equally good earlier end of turn beats a longer line
+            for value, line, _end in ended:
+                if best_line is None or value > best_value:
+                    best_line, best_value = line, value
+            ended.clear()
+            if not beam:
                 break
-            children.sort(key=_by_score_descending)  # stable: ties keep option order
-            beam = [(child, line) for _, child, line in children[:self.width]]
         self.states_expanded += expanded
         return [Action(*move) for move in best_line] if best_line else []
 
@@ -232,12 +215,47 @@ class BeamSearchPlayer:
         return action
 
 
+def beam_level(beam: list[tuple[GameState, tuple]], me: int, score: Callable[[GameState, int], float],
+               width: int, ended: list[tuple[float, tuple, GameState]]) -> tuple[list[tuple[GameState, tuple]], int]:
+    """One depth level of the protocol's beam search (BeamSearchPlayer, and the reply beam of
+    workers.players.reply_beam): every legal move of every (state, line) of `beam` applied on a
+    copy. A child that ends the turn or the game goes to `ended` as (score, line, state), in
+    option order; of the others, a child whose state hash was already seen at this level is
+    dropped (duplicates within a level, not across levels), and the `width` best by score,
+    ties in option order, are the next beam. Returns it (empty: nothing goes on) and how many
+    children were made."""
+    seen = set()
+    children = []
+    expanded = 0
+    for state, line in beam:
+        moves = state.legal_moves()  # plain tuples; the chosen line becomes Actions
+        last = moves[-1]
+        for move in moves:
+            # The beam state is not needed after its last move: that child is the state
+            # itself, one copy fewer per expanded state.
+            child = state if move is last else state.copy()
+            child.apply(move, check=False)
+            expanded += 1
+            if move[0] == END_TURN or child.done or child.current != me:
+                # A turn-ending child needs no hash: it cannot equal a child that goes on
+                # (whose turn it is, and whether it is over, are hashed), and one equal to an
+                # earlier candidate scores the same, so it could not win.
+                ended.append((score(child, me), line + (move,), child))
+                continue
+            key = child.state_hash()
+            if key in seen:
+                continue
+            seen.add(key)
+            # the line is made only for the children kept
+            children.append((score(child, me), child, line, move))
+    children.sort(key=_score, reverse=True)  # stable, reversed too: ties keep option order
+    return [(child, line + (move,)) for _, child, line, move in children[:width]], expanded
+
+
 def _deck_sizes(g: GameState) -> list[int]:
     return [len(p.deck) for p in g.players]
 
 
-def _by_score_descending(child) -> float:
-    return -child[0]
 
 
 def play_game(g: GameState, players, recorder=None) -> GameState:

@@ -16,10 +16,10 @@ turn-ending ones by the network (workers.players.value_beam.PrunedValueScore).
 """
 from __future__ import annotations
 
-from ..engine.actions import END_TURN, Action
+from ..engine.actions import Action
 from ..engine.rng import GOLDEN, MASK64, derive, mix
 from ..engine.state import GameState
-from .play import BeamSearchPlayer
+from .play import BeamSearchPlayer, beam_level
 from .value_beam import PrunedValueScore, ValueScore
 
 
@@ -41,32 +41,14 @@ class ReplyBeamPlayer(BeamSearchPlayer):
     def candidates(self, g: GameState) -> list:
         """(value, order, line, end state) of every turn-ending line the beam search meets."""
         me = g.current
-        score = self.score
         beam = [(self.planning_root(g), ())]
-        found = []
+        ended: list = []
         for _ in range(self.depth):
-            seen = set()
-            children = []
-            for state, line in beam:
-                moves = state.legal_moves()
-                last = moves[-1]
-                for move in moves:
-                    child = state if move is last else state.copy()
-                    child.apply(move, check=False)
-                    self.states_expanded += 1
-                    if move[0] == END_TURN or child.done or child.current != me:
-                        found.append((score(child, me), len(found), line + (move,), child))
-                        continue
-                    key = child.state_hash()
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    children.append((score(child, me), child, line + (move,)))
-            if not children:
+            beam, expanded = beam_level(beam, me, self.score, self.width, ended)
+            self.states_expanded += expanded
+            if not beam:
                 break
-            children.sort(key=lambda c: -c[0])  # stable: ties keep option order
-            beam = [(child, line) for _, child, line in children[:self.width]]
-        return found
+        return [(value, order, line, end) for order, (value, line, end) in enumerate(ended)]
 
     def plan(self, g: GameState) -> list:
         me = g.current
@@ -111,8 +93,8 @@ class ReplyBeamPlayer(BeamSearchPlayer):
         pool = opp.hand + opp.deck
         s.shuffle(pool)
         n = len(opp.hand)
-        opp.hand, opp.deck = pool[:n], pool[n:]
-        s.shuffle(s.players[me].deck)
+        s.deal(1 - me, pool[:n], pool[n:])
+        s.shuffle(s.deck_to_change(me))
         return s
 
     def _next(self) -> int:

@@ -69,7 +69,7 @@ def shadowstep(g, owner, card, target):
     g.return_to_hand(target)
     if len(p.hand) > before:
         returned = p.hand[-1]
-        p.hand[-1] = Card(returned.uid, returned.cdef, cost_mod=-2)
+        g.hand_to_change(owner)[-1] = Card(returned.uid, returned.cdef, cost_mod=-2)
 
 
 @spell("CS2_074")
@@ -576,12 +576,12 @@ def eaglehorn_bow(g, owner, me, player, card):
 def tracking(g, owner, card, target):
     """Look at the top 3, draw one, discard the others. The engine has no choices: the kept
     card is a random one of the three (SabberStone offers the choice to its player)."""
-    deck = g.players[owner].deck
+    deck = g.deck_to_change(owner)
     top = [deck.pop() for _ in range(min(3, len(deck)))]
     if top:
         kept = g.choice(top)
         if len(g.players[owner].hand) < MAX_HAND:
-            g.players[owner].hand.append(kept)
+            g.hand_to_change(owner).append(kept)
             g.fire("draw", owner, kept)
 
 
@@ -649,7 +649,7 @@ def freezing_trap(g, owner, card, attacker, defender):
     g.return_to_hand(attacker)
     if len(p.hand) > before:
         returned = p.hand[-1]
-        p.hand[-1] = Card(returned.uid, returned.cdef, cost_mod=2)
+        g.hand_to_change(attacker.owner)[-1] = Card(returned.uid, returned.cdef, cost_mod=2)
     return True
 
 

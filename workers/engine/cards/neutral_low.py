@@ -170,10 +170,10 @@ def draw_from_deck(g, owner, matches):
     picks = [i for i, c in enumerate(p.deck) if matches(c.cdef)]
     if not picks:
         return None
-    card = p.deck.pop(g.choice(picks))
+    card = g.deck_to_change(owner).pop(g.choice(picks))
     if len(p.hand) >= MAX_HAND:
         return None
-    p.hand.append(card)
+    g.hand_to_change(owner).append(card)
     g.fire("draw", owner, card)
     return card
 

@@ -81,7 +81,7 @@ def gruul(g, owner, me, player):
 def deathwing(g, owner, me, target):
     for m in g.minions():  # SabberStone destroys Deathwing too ("all other minions" says the text)
         g.destroy(m)
-    g.players[owner].hand.clear()
+    g.players[owner].hand = []
 
 
 @cost("EX1_105")  # Mountain Giant

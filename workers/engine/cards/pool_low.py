@@ -80,8 +80,9 @@ def alarm_o_bot(g, owner, me, player):
         return
     position = p.board.index(me)
     p.board.remove(me)
-    p.hand.remove(pick)
-    p.hand.append(Card(g.new_uid(), me.cdef))  # at the end of the hand, as in SabberStone
+    hand = g.hand_to_change(owner)
+    hand.remove(pick)
+    hand.append(Card(g.new_uid(), me.cdef))  # at the end of the hand, as in SabberStone
     g.summon(owner, pick.cdef, position)
 
 

@@ -136,7 +136,7 @@ def far_sight(g, owner, card, target):
     for drawn in g.draw(owner):
         p = g.players[owner]
         i = p.hand.index(drawn)
-        p.hand[i] = Card(drawn.uid, drawn.cdef, cost_mod=drawn.cost_mod - 3)
+        g.hand_to_change(owner)[i] = Card(drawn.uid, drawn.cdef, cost_mod=drawn.cost_mod - 3)
 
 
 @trigger("EX1_258", "play_card")  # Unbound Elemental
