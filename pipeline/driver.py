@@ -89,8 +89,10 @@ def _run_loop_and_dir(cfg, client):
 def _check_kept_loop(search, run_dir, asked) -> None:
     """A run begun with `lag: auto` resumed by a command that gives numbers: they must be its."""
     from .search.loop import steady_state_min_batch
+    if asked is None:
+        return
     kept = (search.lag, steady_state_min_batch(search.algo, search.lag))
-    if asked is not None and any(a != "auto" and int(a) != k for a, k in zip(asked, kept)):
+    if any(a != "auto" and int(a) != k for a, k in zip(asked, kept)):
         raise RunDirError(f"{run_dir} holds a run with algorithm.lag {kept[0]} and min_batch {kept[1]} "
                           f"(auto when it began), this command asks {asked[0]} and {asked[1]}; "
                           "run it without them, or choose another run_dir")

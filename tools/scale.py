@@ -140,7 +140,8 @@ def run_overrides(steady_state: bool, table: Path, budget: int, run_dir: Path, e
     """The config of one scale run: the default lag (algorithm.lag=auto, 3 decks per slot the
     run has) and the batched inner loop, the fastest whose quality holds
     (docs/pipeline.md#the-surrogate-inner-loop)."""
-    return ["experiment=paper", "engine=scale_standin", f"engine.table={table}", f"algorithm.budget={budget}",
+    return ["experiment=paper", "algorithm.lag=auto", "algorithm.min_batch=auto", "surrogate.device=auto",
+            "engine=scale_standin", f"engine.table={table}", f"algorithm.budget={budget}",
             f"algorithm.steady_state={str(steady_state).lower()}", "algorithm.inner.mode=batched",
             f"run_dir={run_dir}", "progress=false", *extra]
 
