@@ -200,12 +200,18 @@ def table_markdown(summaries: list[Summary]) -> str:
     summaries = [s for s in summaries if s.history]
     if not summaries:
         raise ReportError(f"no run here has finished a batch yet ({', '.join(waiting)})")
+    # a trial under way is counted only where its algorithm has no finished one
+    done = {s.algorithm for s in summaries if s.finished}
+    going = [s for s in summaries if not s.finished and s.algorithm in done]
+    summaries = [s for s in summaries if s not in going]
     rows = comparison_rows(summaries)
     unfinished = sum(r["trials"] - r["finished"] for r in rows)
     dims, ranges = PAPER_SPACE["dims"], PAPER_SPACE["ranges"]
     text = (f"Our runs beside the paper's Table 1 ({PAPER['citation']} {PAPER['note']})."
             + (f" {unfinished} of our runs are unfinished: their numbers are as of their last batch." if unfinished else "")
             + (f" Not counted, no batch yet: {', '.join(waiting)}." if waiting else "")
+            + (" Under way, not counted beside finished trials: " + ", ".join(
+                f"{s.algorithm} seed {s.seed} ({s.final['evaluations']:,} evaluations)" for s in going) + "." if going else "")
             + " Welch's p needs two trials of ours; the paper's per-trial SD is its SE x sqrt"
             + f" {PAPER['trials']}.\n\n## On our cells (each range split evenly into {' x '.join(map(str, dims))})\n\n"
             + "\n".join(table_lines(rows)) + "\n")

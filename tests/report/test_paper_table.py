@@ -72,11 +72,13 @@ def test_ours_beside_the_papers_with_the_ratio_and_the_3_se_flag(tmp_path):
     assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "out").iterdir()} == written
 
 
-def test_a_run_without_a_batch_yet_is_named_not_counted(tmp_path):
+def test_runs_without_a_batch_or_under_way_beside_a_finished_one_are_named_not_counted(tmp_path):
     _summary(tmp_path / "dsa_me-seed0", "dsa_me", 0, [_final(10_000, 330.0)])
     _summary(tmp_path / "dsa_me-seed1", "dsa_me", 1, [])
+    _summary(tmp_path / "dsa_me-seed2", "dsa_me", 2, [_final(100, 20.0)])
     table = paper.table_markdown(paper.find_summaries([tmp_path]))
     assert "Not counted, no batch yet: dsa_me seed 1." in table and "ours: 1 trial (seed 0)" in table
+    assert "Under way, not counted beside finished trials: dsa_me seed 2 (100 evaluations)." in table
 
 
 @pytest.mark.parametrize("override, said", [("opponents.games=24", "of 24 games"),
