@@ -44,22 +44,27 @@ def kept_evaluations(folder: Path) -> tuple[np.ndarray, dict[str, np.ndarray]] |
     return decks, {name: np.atleast_1d(table[name])[:len(decks)] for name in table.dtype.names}
 
 
-def test_mse(model_folder: Path, data_folder: Path) -> dict[str, float] | None:
-    """Per statistic one trial's final surrogate predicts, its mean squared error on another
-    trial's evaluations; None where either lacks what it needs."""
-    kept, data = kept_surrogate(model_folder), kept_evaluations(data_folder)
-    if kept is None or data is None:
-        return None
+def _mse(kept: tuple[Surrogate, list[str]], data: tuple[np.ndarray, dict[str, np.ndarray]]) -> dict[str, float]:
     (model, names), (decks, columns) = kept, data
     predicted = model.predict(decks)
     return {name: float(np.mean((predicted[:, i] - columns[name]) ** 2))
             for i, name in enumerate(names) if name in columns}
 
 
+def test_mse(model_folder: Path, data_folder: Path) -> dict[str, float] | None:
+    """Per statistic one trial's final surrogate predicts, its mean squared error on another
+    trial's evaluations; None where either lacks what it needs."""
+    kept, data = kept_surrogate(model_folder), kept_evaluations(data_folder)
+    return None if kept is None or data is None else _mse(kept, data)
+
+
 def mean_pairwise_mse(folders: list[Path]) -> tuple[dict[str, float], int]:
     """The test MSE per statistic averaged over every ordered pair of different trials that have
-    what it needs, and how many pairs that is."""
-    results = [r for a in folders for b in folders if a != b for r in [test_mse(a, b)] if r is not None]
+    what it needs, and how many pairs that is (each trial's files read once)."""
+    models = {f: kept_surrogate(f) for f in folders}
+    data = {f: kept_evaluations(f) for f in folders}
+    results = [_mse(models[a], data[b]) for a in folders for b in folders
+               if a != b and models[a] is not None and data[b] is not None]
     if not results:
         return {}, 0
     return {name: float(np.mean([r[name] for r in results])) for name in results[0]}, len(results)

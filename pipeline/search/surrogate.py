@@ -160,17 +160,19 @@ class Surrogate:
 
     # --- checkpointing -------------------------------------------------------------------
     def state_bytes(self) -> bytes:
-        buf = io.BytesIO()
-        torch.save({"kind": self.kind, "n_inputs": self.n_inputs, "n_targets": self.n_targets,
-                    "model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
-                    "trained_on": self.trained_on}, buf)
-        return buf.getvalue()
+        return self._saved(with_optimizer=True)
 
     def model_bytes(self) -> bytes:
         """The model alone (no Adam state), as `load_state_bytes(..., with_optimizer=False)` reads it."""
+        return self._saved(with_optimizer=False)
+
+    def _saved(self, with_optimizer: bool) -> bytes:
+        saved = {"kind": self.kind, "n_inputs": self.n_inputs, "n_targets": self.n_targets,
+                 "model": self.model.state_dict(),
+                 **({"optimizer": self.optimizer.state_dict()} if with_optimizer else {}),
+                 "trained_on": self.trained_on}
         buf = io.BytesIO()
-        torch.save({"kind": self.kind, "n_inputs": self.n_inputs, "n_targets": self.n_targets,
-                    "model": self.model.state_dict(), "trained_on": self.trained_on}, buf)
+        torch.save(saved, buf)
         return buf.getvalue()
 
     def load_state_bytes(self, data: bytes, with_optimizer: bool = True, source: str = "checkpoint") -> None:
