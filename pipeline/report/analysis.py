@@ -122,23 +122,43 @@ def run_transfer(path: Path, workers: int | None, played=(), on_piece=None, prog
     games played as the run played them (engine, player, opponents, retries): what the command
     line and the report run. `played`, `on_piece`: as for play_elites; `announce(n)` is called
     with the cluster's worker slots once it is up, before any game is played."""
+    saved = ckpt.load(path)
+    grid = surrogate_elites(saved)
+    targets = play_as_the_run(saved.config_yaml, grid["solution"], workers, played, on_piece, progress, announce)
+    spec, space = run_spaces(saved.config_yaml)
+    return transfer_summary(grid, targets, spec, space)
+
+
+def run_spaces(config_yaml: str):
+    """(ArchiveSpec, DeckSpace) of the run whose config.yaml is `config_yaml`."""
+    from ..deck_space import DeckSpace
+    from ..search.archives import ArchiveSpec
+    cfg = _run_config(config_yaml)
+    return ArchiveSpec.from_config(cfg.archive), DeckSpace.from_config(cfg.deck_space)
+
+
+def _run_config(config_yaml: str):
+    from omegaconf import OmegaConf
+
+    from ..state.config import validate
+    # validated: a key added since the run was written takes its default, as on resume
+    return validate(OmegaConf.create(config_yaml))
+
+
+def play_as_the_run(config_yaml: str, decks: np.ndarray, workers: int | None, played=(), on_piece=None,
+                    progress=None, announce=None) -> np.ndarray:
+    """The real targets of `decks` (play_elites) with the games of the run whose config.yaml is
+    `config_yaml`, on a local cluster of `workers`."""
     from omegaconf import OmegaConf
 
     from ..cluster.run_client import cluster_and_client
     from ..deck_space import DeckSpace
-    from ..search.archives import ArchiveSpec
-    from ..state.config import validate
-    saved = ckpt.load(path)
-    # validated: a key added since the run was written takes its default, as on resume
-    cfg = validate(OmegaConf.create(saved.config_yaml))
+    cfg = _run_config(config_yaml)
     cfg.cluster = OmegaConf.merge(cfg.cluster, {"kind": "local", "n_workers": workers, "dashboard": False})
-    space = DeckSpace.from_config(cfg.deck_space)
-    grid = surrogate_elites(saved)
-    with cluster_and_client(cfg, space) as evaluator:
+    with cluster_and_client(cfg, DeckSpace.from_config(cfg.deck_space)) as evaluator:
         if announce is not None:
             announce(evaluator.workers())
-        targets = play_elites(grid["solution"], evaluator, played, on_piece, progress)
-    return transfer_summary(grid, targets, ArchiveSpec.from_config(cfg.archive), space)
+        return play_elites(decks, evaluator, played, on_piece, progress)
 
 
 if __name__ == "__main__":

@@ -427,6 +427,8 @@ class Search:
             run_files.write_decks(self.run_dir, self.decks, self.space)
             if self.surrogate is not None and self.surrogate.trained_on:
                 run_files.write_surrogate(self.run_dir, self.surrogate.model_bytes())
+            if self.grid is not None and len(self.grid):
+                run_files.write_surrogate_elites(self.run_dir, self.grid.elites(), self.space)
             run_files.write_archive_page(self.run_dir, self.archive, self.spec, self.space,
                                          f"{self.cfg.name}: {self.algo.name}, seed {self.cfg.seed}, "
                                          f"{self.evaluations} evaluations")

@@ -22,6 +22,7 @@ EVALUATIONS_CSV = "evaluations.csv"
 ARCHIVE_PAGE = "archive.html"
 DECKS_FILE = "decks.npz"
 SURROGATE_FILE = "surrogate.pt"
+SURROGATE_ELITES_FILE = "surrogate_elites.npz"
 
 
 def _replace(path: Path, write) -> None:
@@ -195,22 +196,33 @@ def write_evaluations_csv(run_dir: Path, objective: np.ndarray, measures: np.nda
     _replace(Path(run_dir) / EVALUATIONS_CSV, lambda tmp: Path(tmp).write_text("\n".join([header, *rows]) + "\n"))
 
 
-def write_decks(run_dir: Path, decks: np.ndarray, space: DeckSpace) -> None:
+def write_decks(run_dir: Path, decks: np.ndarray, space: DeckSpace, name: str = DECKS_FILE,
+                **columns: np.ndarray) -> None:
     """decks.npz: every real evaluation's deck in evaluation order, each as the sorted pool indices
     of its cards (`cards`), with the pool's card ids (`pool`): with evaluations.csv, what a
-    surrogate is tested on (the paper's Section 6) without the checkpoint; about 100 KB at 10,000."""
+    surrogate is tested on (the paper's Section 6) without the checkpoint; about 100 KB at 10,000.
+    Other decks the same way under another `name`, with `columns` of one value a deck beside them."""
     dtype = np.uint8 if space.size <= 256 else np.uint16
     cards = np.array([np.repeat(np.arange(space.size), d) for d in np.asarray(decks, dtype=np.int64)],
                      dtype=dtype).reshape(len(decks), space.deck_size)
 
     def write(tmp):
         with open(tmp, "wb") as f:  # a file, not a name: numpy would add ".npz" to the temporary one
-            np.savez_compressed(f, cards=cards, pool=np.array(space.ids))
-    _replace(Path(run_dir) / DECKS_FILE, write)
+            np.savez_compressed(f, cards=cards, pool=np.array(space.ids), **columns)
+    _replace(Path(run_dir) / name, write)
+
+
+def write_surrogate_elites(run_dir: Path, elites: dict[str, np.ndarray], space: DeckSpace) -> None:
+    """surrogate_elites.npz: the last surrogate archive's elites (decks as in decks.npz) with the
+    cell the surrogate put each in (`cell`): what the paper's Section 6 transfer plays for real
+    without the checkpoint; a few tens of KB."""
+    write_decks(run_dir, elites["solution"], space, SURROGATE_ELITES_FILE,
+                cell=np.asarray(elites["index"], dtype=np.int64))
 
 
 def read_decks(path: Path, space: DeckSpace) -> np.ndarray:
-    """decks.npz's decks as card counts over `space`'s pool (which must be the file's)."""
+    """decks.npz's decks (or surrogate_elites.npz's) as card counts over `space`'s pool (which must
+    be the file's)."""
     with np.load(path) as data:
         cards, pool = data["cards"].astype(np.int64), [str(c) for c in data["pool"]]
     if pool != list(space.ids):

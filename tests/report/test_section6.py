@@ -1,8 +1,12 @@
-"""The paper's Section 6 test error from run summaries alone (surrogate.pt, decks.npz,
-evaluations.csv) agrees with the same analysis on the runs' checkpoints."""
+"""The paper's Section 6 from run summaries alone agrees with the same analyses on the runs'
+checkpoints: the test error (surrogate.pt, decks.npz, evaluations.csv), and the transfer of the
+last surrogate archive (surrogate_elites.npz), whose games are played once and kept
+(transfer_games.json)."""
+import json
+
 import pytest
 
-from pipeline.report import section6
+from pipeline.report import analysis, paper, section6
 from pipeline.report.analysis import surrogate_test_mse
 
 from ..pipeline.helpers import run_pipeline
@@ -31,3 +35,42 @@ def test_summary_mse_is_the_checkpoints(two_runs):
 def test_a_run_without_its_surrogate_is_left_out(two_runs, tmp_path):
     a, _ = two_runs
     assert section6.test_mse(tmp_path, a) is None and section6.mean_pairwise_mse([a, tmp_path]) == ({}, 0)
+
+
+def test_the_transfer_from_summaries_is_the_checkpoints_and_its_games_are_played_once(two_runs, monkeypatch):
+    a, _ = two_runs
+    (a / section6.TRANSFER_GAMES).unlink(missing_ok=True)  # another test of this module may have played it
+    assert section6.transfer(a) is None  # nothing played yet
+    from_summaries = section6.play_transfer(a, workers=1, progress=False)
+    assert from_summaries == analysis.run_transfer(a / "checkpoint.h5", workers=1)
+    assert from_summaries["surrogate_elites"] > 0
+    kept = json.loads((a / section6.TRANSFER_GAMES).read_text())
+    assert len(kept["targets"]) == from_summaries["surrogate_elites"]
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("played again")
+    monkeypatch.setattr(analysis, "play_elites", no_games)
+    assert section6.play_transfer(a, workers=1, progress=False) == section6.transfer(a) == from_summaries
+
+
+def test_games_kept_for_other_elites_are_not_counted(two_runs, tmp_path):
+    import shutil
+    a, _ = two_runs
+    moved = shutil.copytree(a, tmp_path / "run")
+    (moved / section6.TRANSFER_GAMES).write_text(json.dumps({"elites": "another archive", "targets": [[0.0] * 4] * 9999}))
+    assert section6.transfer(moved) is None
+
+
+def test_the_paper_table_shows_both_analyses_beside_the_papers(two_runs):
+    a, b = two_runs
+    section6.play_transfer(a, workers=1, progress=False)
+    trials = [paper.Summary(run, "dsa_me", seed, 60, [], None) for seed, run in ((1, a), (2, b))]
+    text = paper.section6_markdown(trials)
+    mse, pairs = section6.mean_pairwise_mse([a, b])
+    assert f"mean over {pairs} ordered pairs of trials (seeds 1, 2)" in text
+    assert f"| ours | {mse['turns']:.2f} | {mse['hand_size']:.2f} | {mse['health_difference']:.2f} |" in text
+    played = section6.transfer(a)
+    assert "mean over 1 trials (seeds 1;" in text
+    assert (f"| ours | {played['retained_share'] * 100:.2f} | {played['same_cell_share'] * 100:.2f} | "
+            f"{played['mean_manhattan_distance']:.2f} |") in text
+    assert "| paper | 44.00 | 3.00 | 2.45 |" in text
