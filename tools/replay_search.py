@@ -60,6 +60,9 @@ class RecordedGames:
     def submit(self, decks, ids, strategies=None, last=False) -> "RecordedBatch":
         return RecordedBatch(self, np.asarray(decks), np.asarray(ids))
 
+    def cpu_and_games(self) -> tuple[None, int]:
+        return None, 0  # no worker plays here
+
 
 class RecordedBatch:
     timing = BatchTiming(0.0, 0.0, 1)

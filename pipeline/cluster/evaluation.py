@@ -13,6 +13,7 @@ from workers.protocol.chunk_sums import summarize_chunks
 
 from ..deck_space import DeckSpace
 from ..run_errors import ConfigError, EvaluationError
+from .worker_cpu import WorkerCPU
 from .worker_tasks import EngineLoader, play_chunk
 from .worker_watch import scheduler_workers
 
@@ -60,6 +61,17 @@ def games_per_task(setting, games: int, slots: int, decks: int | None = None) ->
     return -(-games // tasks)
 
 
+def task_options(space: DeckSpace, *, player: str, strategy, beam_depth: int, beam_width: int,
+                 hide_deck_order: bool = False, opponents_path: str | None = None, engine: str = "builtin",
+                 engine_options: dict | None = None) -> dict:
+    """What every game task of a run is told (worker_tasks.play_chunk): the evaluated player and
+    its settings, the opponents, the card changes, the engine."""
+    return {"player": player, "strategy": strategy, "beam_depth": beam_depth, "beam_width": beam_width,
+            "hide_deck_order": bool(hide_deck_order), "opponents_path": opponents_path,
+            "stat_overrides": space.stat_overrides, "hero_class": space.hero_class,
+            "engine": engine, "engine_options": engine_options or {}}
+
+
 @dataclass
 class BatchTiming:
     wall_s: float  # from the first submission to the last result
@@ -82,11 +94,9 @@ class EvaluationClient:
         self.dask, self.space, self.run_seed = client, space, run_seed
         self.games, self.games_per_task, self.max_resubmits = games, games_per_task, max_resubmits
         self.max_failed_share = max_failed_share
-        self.options = {"player": player, "strategy": strategy, "beam_depth": beam_depth,
-                        "beam_width": beam_width, "hide_deck_order": bool(hide_deck_order),
-                        "opponents_path": opponents_path,
-                        "stat_overrides": space.stat_overrides, "hero_class": space.hero_class,
-                        "engine": engine, "engine_options": engine_options or {}}
+        self.options = task_options(space, player=player, strategy=strategy, beam_depth=beam_depth,
+                                    beam_width=beam_width, hide_deck_order=hide_deck_order,
+                                    opponents_path=opponents_path, engine=engine, engine_options=engine_options)
         # Cards, decks and opponents are data that both engines share (the same card set): the
         # built-in engine's readers serve here whatever engine plays the games.
         self._card_data = evaluate
@@ -98,6 +108,13 @@ class EvaluationClient:
         self.slots = slots or self.workers()  # the slots a run plans on (clusters.planned_slots)
         self.timings: list[BatchTiming] = []
         self.unfinished: list[SubmittedBatch] = []  # submitted batches not wholly handed back yet
+        self.worker_cpu, self.games_received = WorkerCPU(), 0  # for cpu_per_game
+
+    def cpu_and_games(self) -> tuple[float | None, int]:
+        """The workers' CPU seconds, all of it, and the games handed back, both since the last
+        call (the CPU None when the workers could not be asked)."""
+        games, self.games_received = self.games_received, 0
+        return self.worker_cpu.spent(self.dask), games
 
     def _check_pool_playable(self) -> None:
         library = self._card_data.card_library(self.space.stat_overrides)
@@ -205,6 +222,7 @@ class SubmittedBatch:
             d, c, _ = self.running.pop(future)
             self.sums[d][c] = sums
             self.game_s += seconds
+            self.client.games_received += len(self.chunks[c])
             self.remaining[d] -= 1
             if self.remaining[d] == 0 and progress is not None:
                 progress.update(1)

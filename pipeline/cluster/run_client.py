@@ -38,6 +38,15 @@ def engine_options(cfg) -> dict:
     return _engine_checked[key]
 
 
+def game_settings(cfg) -> dict:
+    """How a run's games are played, as evaluation.task_options takes it: the evaluated player and
+    its settings, the opponents, the engine (checked: engine_options)."""
+    return {"player": cfg.strategy.player, "strategy": evaluated_strategy(cfg),
+            "beam_depth": int(cfg.strategy.beam_depth), "beam_width": int(cfg.strategy.beam_width),
+            "hide_deck_order": bool(cfg.strategy.hide_deck_order), "opponents_path": cfg.opponents.path,
+            "engine": cfg.engine.name, "engine_options": engine_options(cfg)}
+
+
 class cluster_and_client:
     """Context manager: the Dask cluster of the config and an EvaluationClient on it."""
 
@@ -54,12 +63,8 @@ class cluster_and_client:
         try:
             return EvaluationClient(
                 client, self.space, run_seed=int(self.cfg.seed), games=int(self.cfg.opponents.games),
-                games_per_task=self.cfg.cluster.games_per_task, player=self.cfg.strategy.player,
-                strategy=evaluated_strategy(self.cfg), beam_depth=int(self.cfg.strategy.beam_depth),
-                beam_width=int(self.cfg.strategy.beam_width),
-                hide_deck_order=bool(self.cfg.strategy.hide_deck_order), opponents_path=self.cfg.opponents.path,
-                max_resubmits=int(self.cfg.cluster.max_retries), engine=self.cfg.engine.name,
-                engine_options=engine_options(self.cfg),
+                games_per_task=self.cfg.cluster.games_per_task, **game_settings(self.cfg),
+                max_resubmits=int(self.cfg.cluster.max_retries),
                 max_failed_share=float(self.cfg.cluster.max_failed_share),
                 slots=planned_slots(self.cfg.cluster, started_here=self.client is None))
         except BaseException:

@@ -366,9 +366,12 @@ class Search:
         that made the batch (as in evaluations.csv), not the count reached since (steady state)."""
         self.flights.pop(0)
         timing = flight.batch.timing
+        # the workers' whole CPU against the games they handed back since the last row (any batch's)
+        cpu, games = self.evaluator.cpu_and_games()
         self._log({"outer_iteration": flight.iteration, "batch": flight.size, "batch_wall_s": timing.wall_s,
                    "wait_s": flight.wait_s,
                    "batch_game_s": timing.game_s, "worker_game_time_share": timing.game_time_share,
+                   **({"workers_cpu_s": cpu, "games_received": games} if cpu is not None else {}),
                    **flight.log})
 
     def _log(self, extra: dict) -> None:

@@ -1,0 +1,28 @@
+"""A run logs its workers' whole CPU against the games they handed back, and tools.run_overhead
+sets that beside the same decks' games played alone."""
+import json
+
+from tools import run_overhead
+
+from .helpers import run_pipeline
+
+GAMES = 6  # helpers.TINY's opponents.games
+
+
+def test_every_batch_logs_its_workers_cpu_and_games_and_the_tool_compares_them(tmp_path, capsys):
+    run_pipeline("algorithm=map_elites", run_dir=tmp_path)  # generational: nothing in flight between rows
+    rows = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert len(rows) == 3
+    assert all(r["games_received"] == r["batch"] * GAMES and r["workers_cpu_s"] > 0 for r in rows)
+    # the first row carries the worker's start (its engine loaded and warmed), the others play only
+    assert rows[0]["workers_cpu_s"] > rows[1]["workers_cpu_s"]
+    assert run_overhead.main([str(tmp_path), "--decks", "3"]) == 0
+    said = capsys.readouterr().out
+    assert f"over {rows[-1]['evaluations'] * GAMES:,} games, evaluations 0-{rows[-1]['evaluations'] - 1})" in said
+    assert "18 games of 3 of those decks" in said and "ratio:" in said
+
+
+def test_a_run_that_did_not_measure_is_named(tmp_path, capsys):
+    (tmp_path / "metrics.jsonl").write_text(json.dumps({"evaluations": 100, "batch": 100}) + "\n")
+    assert run_overhead.main([str(tmp_path)]) == 2
+    assert "no row of metrics.jsonl measured its workers' CPU" in capsys.readouterr().err
