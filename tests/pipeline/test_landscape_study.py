@@ -1,0 +1,51 @@
+"""tools.landscape_study: the pipeline's own search run on a learned landscape instead of games,
+the same figures from the same seed, and the evostone2_cells rule searching on exactly the cells
+the paper's Table 1 counts."""
+import json
+
+import numpy as np
+import pytest
+
+from pipeline.deck_space import DeckSpace
+from tools import landscape_study
+
+from .helpers import run_pipeline
+
+
+@pytest.fixture(scope="module")
+def landscape(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("landscape") / "run"
+    run_pipeline("algorithm=map_elites", run_dir=run_dir)
+    return landscape_study.Landscape.trained([run_dir / "checkpoint.h5"], DeckSpace.from_pool_file()), run_dir
+
+
+def test_a_decks_results_are_the_landscapes_with_noise_drawn_from_its_evaluation(landscape):
+    land, _ = landscape
+    decks = DeckSpace.from_pool_file().random_decks(np.random.default_rng(0), 3)
+    ids = np.array([5, 6, 7])
+    first = land.targets(decks, ids, seed=1)
+    assert np.array_equal(first, land.targets(decks, ids, seed=1))
+    again = land.targets(decks, ids + 100, seed=1)  # the same decks evaluated again: other noise
+    assert not np.array_equal(first, again)
+    assert np.all(np.abs(first - again) < 12 * land.noise_sd + 1e-9)
+
+
+def test_the_same_seed_gives_the_same_run_and_evostone2s_rule_searches_on_the_papers_cells(landscape):
+    land, _ = landscape
+    ours = landscape_study.run_one(land, "map_elites", "ours", seed=3, budget=200)
+    assert ours == landscape_study.run_one(land, "map_elites", "ours", seed=3, budget=200)
+    assert ours["evaluations"] == 200 and ours["paper_cells"]["elites"] > 0
+    theirs = landscape_study.run_one(land, "map_elites", "evostone2_cells", seed=3, budget=200)
+    assert theirs["own_cells"]["coverage"] == theirs["paper_cells"]["coverage"]
+
+
+def test_the_study_keeps_its_runs_and_refuses_another_landscapes_folder(landscape, tmp_path, capsys):
+    _, run_dir = landscape
+    args = ["--data", str(run_dir / "checkpoint.h5"), "--seeds", "0", "--budget", "200", "--out", str(tmp_path)]
+    assert landscape_study.main(args) == 0
+    kept = tmp_path / "map_elites-ours-seed0-200.json"
+    assert json.loads(kept.read_text())["evaluations"] == 200
+    assert "| ours | 1 |" in (tmp_path / "study-map_elites-200.md").read_text()
+    (tmp_path / "landscape.json").write_text(json.dumps({"data": ["elsewhere"], "noise_sd": []}))
+    assert landscape_study.main(args) == 2
+    assert "of another landscape" in capsys.readouterr().err

@@ -1,0 +1,184 @@
+"""The search's rules compared on a learned landscape, many seeds at no cost in games:
+`python -m tools.landscape_study --data CHECKPOINT... [--rules ours evostone2_cells] [--seeds 0 1 2 ...]
+[--budget 10000] [--algorithm map_elites] [--out DIR]`.
+
+A real deck costs about 2.6 s of CPU (200 protocol games), so a rule of the search (the archive's
+cells, the loop) cannot be tried on many seeds of real runs. Here each deck's result comes from a
+LANDSCAPE STAND-IN for the games instead: an MLP trained on real evaluations (the checkpoints
+given, e.g. the paper runs'), plus Gaussian noise of its held-out residuals' size per statistic,
+drawn from the evaluation's id, so that the results spread as real ones do. The search is the
+pipeline's own (`experiment=paper`, the algorithm, each rule's overrides). Each run's evaluations
+are scored on EvoStone2's cells (what the paper's Table 1 counts) and on the run's own archive.
+Prints, per rule, mean +- SD over the seeds and Welch's t-test against the first rule, and writes
+the figures of every run as JSON into --out (runs already there are read, not run again).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from workers.inputs import ArgumentParser
+
+from .run_config import checked_config
+
+# name -> the overrides of `python -m pipeline` that make the rule
+RULES = {
+    "ours": [],
+    # EvoStone2's map during the search too: each range divided by its width + 1, the values above
+    # clipped into the last cell (pipeline/report/evostone2_cells.py), the same cells as an even
+    # 40 x 40 split of turns [5, 16] and hand size [1, 8]
+    "evostone2_cells": ["archive.ranges=[[5,16],[1,8]]"],
+    "synchronous": ["algorithm.steady_state=false"],
+}
+FIGURES = ("coverage", "qd_score", "max_fitness", "elites")
+
+
+class Landscape:
+    """Each deck's 12 targets: the model's prediction plus noise of the held-out residuals' SD, the
+    noise drawn from (seed, evaluation id), so a deck evaluated again under another id varies as a
+    real one would."""
+
+    def __init__(self, model, noise_sd: np.ndarray):
+        self.model, self.noise_sd = model, noise_sd
+
+    @classmethod
+    def trained(cls, checkpoints: list[Path], space, seed: int = 0) -> "Landscape":
+        from pipeline.search.surrogate import Surrogate
+        from pipeline.state import checkpoint as ckpt
+        data = [ckpt.load(p, required=("evaluations",)).arrays["evaluations"] for p in checkpoints]
+        decks = np.concatenate([d["decks"] for d in data]).astype(np.float32)
+        targets = np.concatenate([d["targets"] for d in data]).astype(np.float64)
+        rng = np.random.default_rng(seed)
+        held = rng.random(len(decks)) < 0.1
+        model = Surrogate("mlp", space.size, targets.shape[1], device="cpu", seed=seed, epochs=30)
+        model.fit(decks[~held], targets[~held], rng)
+        residual = model.predict(decks[held]) - targets[held]
+        return cls(model, residual.std(axis=0))
+
+    def targets(self, decks: np.ndarray, eval_ids: np.ndarray, seed: int) -> np.ndarray:
+        predicted = self.model.predict(np.asarray(decks, dtype=np.float32)).astype(np.float64)
+        noise = np.array([np.random.default_rng([seed, int(e)]).standard_normal(len(self.noise_sd)) for e in eval_ids])
+        return predicted + noise.reshape(predicted.shape) * self.noise_sd
+
+
+class LandscapeGames:
+    """STAND-IN for the evaluation client: a deck's results are the landscape's, not games'."""
+
+    slots = 1  # the paper preset pins the loop's numbers; nothing here depends on slots
+
+    def __init__(self, landscape: Landscape, seed: int):
+        self.landscape, self.seed = landscape, seed
+
+    def submit(self, decks, ids, strategies=None, last=False) -> "LandscapeBatch":
+        return LandscapeBatch(self.landscape.targets(decks, ids, self.seed))
+
+    def cpu_and_games(self) -> tuple[None, int]:
+        return None, 0  # no worker plays here
+
+
+class LandscapeBatch:
+    def __init__(self, targets: np.ndarray):
+        from pipeline.cluster.evaluation import BatchTiming
+
+        from .replay_search import RecordedResult
+        self.results = [RecordedResult(t) for t in targets]
+        self.returned, self.timing = 0, BatchTiming(0.0, 0.0, 1)
+
+    def ready(self, most: int) -> list:
+        handed = self.results[self.returned:self.returned + most]
+        self.returned += len(handed)
+        return handed
+
+
+def run_one(landscape: Landscape, algorithm: str, rule: str, seed: int, budget: int) -> dict:
+    """One run of the pipeline's search on the landscape: its figures on EvoStone2's cells and on
+    its own archive."""
+    from omegaconf import OmegaConf
+
+    from pipeline.behavior_space import KNOWN_OBJECTIVE_RANGES
+    from pipeline.deck_space import DeckSpace
+    from pipeline.report.evostone2_cells import evostone2_metrics
+    from pipeline.report.paper import PAPER_SPACE
+    from pipeline.search import search_class
+    from pipeline.search.archives import qd_metrics
+    from workers.protocol.results import TARGET_NAMES
+    cfg = checked_config("experiment=paper", f"algorithm={algorithm}", f"seed={seed}", f"algorithm.budget={budget}",
+                         "progress=false", *RULES[rule])
+    space = DeckSpace.from_config(cfg.deck_space)
+    with tempfile.TemporaryDirectory() as scratch:
+        search = search_class(cfg.algorithm.kind)(cfg, Path(scratch), space, LandscapeGames(landscape, seed),
+                                                  OmegaConf.to_yaml(cfg))
+        search.write_reports = lambda **kw: None  # figures are what a study compares, not pages
+        search.checkpoint = lambda: None
+        search.run()
+    objective, measures = search.spec.behavior.values(search.targets, search.decks, space)
+    paper = evostone2_metrics(objective, search.targets[:, TARGET_NAMES.index("win_rate")], measures,
+                              PAPER_SPACE["dims"], PAPER_SPACE["ranges"], KNOWN_OBJECTIVE_RANGES[PAPER_SPACE["objective"]])
+    own = qd_metrics(search.archive, search.spec)
+    return {"rule": rule, "seed": seed, "evaluations": int(search.evaluations),
+            "paper_cells": {k: paper[k] for k in FIGURES},
+            "own_cells": {"coverage": own["coverage"], "qd_score": own["qd_score"], "max_fitness": own["max_fitness"]}}
+
+
+def table(runs: list[dict], rules: list[str]) -> str:
+    from scipy.stats import ttest_ind
+    lines = ["| rule | runs | coverage % (paper's cells) | QD-score (paper's cells) | coverage % (own cells) | "
+             f"Welch p of coverage against {rules[0]} |", "|---|---|---|---|---|---|"]
+    base = [r["paper_cells"]["coverage"] for r in runs if r["rule"] == rules[0]]
+    for rule in rules:
+        mine = [r for r in runs if r["rule"] == rule]
+        cov = np.array([r["paper_cells"]["coverage"] for r in mine]) * 100
+        qd = np.array([r["paper_cells"]["qd_score"] for r in mine])
+        own = np.array([r["own_cells"]["coverage"] for r in mine]) * 100
+        p = ttest_ind([c * 100 for c in base], cov, equal_var=False).pvalue if rule != rules[0] and len(cov) > 1 else None
+        lines.append(f"| {rule} | {len(mine)} | {cov.mean():.2f} +- {cov.std(ddof=1) if len(cov) > 1 else 0:.2f} | "
+                     f"{qd.mean():.1f} +- {qd.std(ddof=1) if len(qd) > 1 else 0:.1f} | {own.mean():.2f} | "
+                     f"{'-' if p is None else f'{p:.2g}'} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = ArgumentParser(prog="python -m tools.landscape_study", description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, nargs="+", required=True, help="checkpoints whose evaluations the "
+                                                                               "landscape learns")
+    parser.add_argument("--rules", nargs="+", choices=sorted(RULES), default=["ours", "evostone2_cells"])
+    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(10)))
+    parser.add_argument("--budget", type=int, default=10_000)
+    parser.add_argument("--algorithm", choices=("map_elites", "dsa_me"), default="map_elites")
+    parser.add_argument("--out", type=Path, default=Path("results/landscape_study"))
+    args = parser.parse_args(argv)
+    import torch
+
+    from pipeline.deck_space import DeckSpace
+    torch.set_num_threads(1)  # a study runs beside real runs; one core is its share
+    space = DeckSpace.from_pool_file()
+    landscape = Landscape.trained(args.data, space)
+    print(f"landscape: held-out residual SD per statistic: health difference {landscape.noise_sd[0]:.2f}, "
+          f"turns {landscape.noise_sd[1]:.3f}, hand size {landscape.noise_sd[2]:.3f}", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    learned = {"data": [str(p.resolve()) for p in args.data], "noise_sd": [round(float(v), 6) for v in landscape.noise_sd]}
+    kept = args.out / "landscape.json"
+    if kept.is_file() and json.loads(kept.read_text()) != learned:
+        print(f"error: the runs in {args.out} are of another landscape ({kept}); give another --out", file=sys.stderr)
+        return 2
+    kept.write_text(json.dumps(learned))
+    runs = []
+    for rule in args.rules:
+        for seed in args.seeds:
+            path = args.out / f"{args.algorithm}-{rule}-seed{seed}-{args.budget}.json"
+            if not path.is_file():
+                path.write_text(json.dumps(run_one(landscape, args.algorithm, rule, seed, args.budget)))
+            runs.append(json.loads(path.read_text()))
+            print(f"{rule} seed {seed}: {runs[-1]['paper_cells']}", flush=True)
+    text = table(runs, args.rules)
+    (args.out / f"study-{args.algorithm}-{args.budget}.md").write_text(text)
+    print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
