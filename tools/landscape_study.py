@@ -33,7 +33,32 @@ RULES = {
     # 40 x 40 split of turns [5, 16] and hand size [1, 8]
     "evostone2_cells": ["archive.ranges=[[5,16],[1,8]]"],
     "synchronous": ["algorithm.steady_state=false"],
+    "evostone2_mutation": [],  # with the deck space's mutation replaced (SPACE_CHANGES)
 }
+
+
+def evostone2_mutation(space, rng: np.random.Generator, parents: np.ndarray) -> np.ndarray:
+    """EvoStone2's mutation (the facts of its Individual.cs): remove K ~ P(K=k) = 0.5^k copies one at
+    a time, each found by walking the deck's cards in pool order from a number drawn in [0, T - 1]
+    (T: the copies left), which gives the first card present one chance more than its copies and
+    the last one fewer (a single copy of the last card is never removed); refill one copy at a
+    time, uniformly over the cards under their limit. Ours removes uniformly over the copies."""
+    decks = np.asarray(parents, dtype=np.int16).copy()
+    for deck in decks:
+        removals = min(int(rng.geometric(0.5)), space.deck_size)
+        for _ in range(removals):
+            present = np.flatnonzero(deck)
+            number = rng.integers(0, int(deck.sum()))
+            deck[present[np.searchsorted(np.cumsum(deck[present]), number)]] -= 1
+        for _ in range(removals):
+            deck[rng.choice(np.flatnonzero(deck < space.limits))] += 1
+    return decks
+
+
+# rule -> how it changes the deck space (only the real archive's mutation: DSA-ME's inner loop
+# mutates in its compiled kernel, which keeps ours)
+SPACE_CHANGES = {"evostone2_mutation": lambda space: setattr(
+    space, "mutate", lambda rng, parents: evostone2_mutation(space, rng, parents))}
 FIGURES = ("coverage", "qd_score", "max_fitness", "elites")
 
 
@@ -109,6 +134,7 @@ def run_one(landscape: Landscape, algorithm: str, rule: str, seed: int, budget: 
     cfg = checked_config("experiment=paper", f"algorithm={algorithm}", f"seed={seed}", f"algorithm.budget={budget}",
                          "progress=false", *RULES[rule])
     space = DeckSpace.from_config(cfg.deck_space)
+    SPACE_CHANGES.get(rule, lambda space: None)(space)
     with tempfile.TemporaryDirectory() as scratch:
         search = search_class(cfg.algorithm.kind)(cfg, Path(scratch), space, LandscapeGames(landscape, seed),
                                                   OmegaConf.to_yaml(cfg))

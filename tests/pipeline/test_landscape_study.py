@@ -49,3 +49,20 @@ def test_the_study_keeps_its_runs_and_refuses_another_landscapes_folder(landscap
     (tmp_path / "landscape.json").write_text(json.dumps({"data": ["elsewhere"], "noise_sd": []}))
     assert landscape_study.main(args) == 2
     assert "of another landscape" in capsys.readouterr().err
+
+
+def test_evostone2s_mutation_keeps_decks_valid_and_never_removes_a_single_last_card():
+    space = DeckSpace.from_pool_file()
+    rng = np.random.default_rng(4)
+    parents = space.random_decks(rng, 200)
+    last = space.size - 1
+    for deck in parents:  # one copy of the pool's last card, the others as drawn but for the total
+        deck[last] = 1
+        while deck.sum() > space.deck_size:
+            deck[np.flatnonzero(deck[:last])[0]] -= 1
+        while deck.sum() < space.deck_size:
+            deck[np.flatnonzero(deck[:last] < space.limits[:last])[0]] += 1
+    children = landscape_study.evostone2_mutation(space, rng, parents)
+    assert np.all(children.sum(axis=1) == space.deck_size) and np.all(children <= space.limits)
+    assert np.all(children[:, last] >= 1)  # the walk never reaches it: its one chance is taken by the first card
+    assert (children != parents).any(axis=1).mean() > 0.5
