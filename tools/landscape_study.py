@@ -1,6 +1,6 @@
 """The search's rules compared on a learned landscape, many seeds at no cost in games:
 `python -m tools.landscape_study --data CHECKPOINT... [--rules ours evostone2_cells] [--seeds 0 1 2 ...]
-[--budget 10000] [--algorithm map_elites] [--out DIR]`.
+[--budget 10000] [--algorithm map_elites] [--spread 1] [--out DIR]`.
 
 A real deck costs about 2.6 s of CPU (200 protocol games), so a rule of the search (the archive's
 cells, the loop) cannot be tried on many seeds of real runs. Here each deck's result comes from a
@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from workers.inputs import ArgumentParser
+from workers.protocol.results import TARGET_NAMES
 
 from .run_config import checked_config
 
@@ -65,10 +66,12 @@ FIGURES = ("coverage", "qd_score", "max_fitness", "elites")
 class Landscape:
     """Each deck's 12 targets: the model's prediction plus noise of the held-out residuals' SD, the
     noise drawn from (seed, evaluation id), so a deck evaluated again under another id varies as a
-    real one would."""
+    real one would. `spread` scales the predicted measures' distance from their mean over the
+    training decks (turns and hand size; 1: as learned): how coverage follows an engine whose
+    decks differ more or less in them."""
 
-    def __init__(self, model, noise_sd: np.ndarray):
-        self.model, self.noise_sd = model, noise_sd
+    def __init__(self, model, noise_sd: np.ndarray, center: np.ndarray, spread: float = 1.0):
+        self.model, self.noise_sd, self.center, self.spread = model, noise_sd, center, spread
 
     @classmethod
     def trained(cls, checkpoints: list[Path], space, seed: int = 0) -> "Landscape":
@@ -82,10 +85,13 @@ class Landscape:
         model = Surrogate("mlp", space.size, targets.shape[1], device="cpu", seed=seed, epochs=30)
         model.fit(decks[~held], targets[~held], rng)
         residual = model.predict(decks[held]) - targets[held]
-        return cls(model, residual.std(axis=0))
+        return cls(model, residual.std(axis=0), targets.mean(axis=0))
 
     def targets(self, decks: np.ndarray, eval_ids: np.ndarray, seed: int) -> np.ndarray:
         predicted = self.model.predict(np.asarray(decks, dtype=np.float32)).astype(np.float64)
+        if self.spread != 1.0:
+            measures = [TARGET_NAMES.index("turns"), TARGET_NAMES.index("hand_size")]
+            predicted[:, measures] = self.center[measures] + (predicted[:, measures] - self.center[measures]) * self.spread
         noise = np.array([np.random.default_rng([seed, int(e)]).standard_normal(len(self.noise_sd)) for e in eval_ids])
         return predicted + noise.reshape(predicted.shape) * self.noise_sd
 
@@ -130,7 +136,6 @@ def run_one(landscape: Landscape, algorithm: str, rule: str, seed: int, budget: 
     from pipeline.report.paper import PAPER_SPACE
     from pipeline.search import search_class
     from pipeline.search.archives import qd_metrics
-    from workers.protocol.results import TARGET_NAMES
     cfg = checked_config("experiment=paper", f"algorithm={algorithm}", f"seed={seed}", f"algorithm.budget={budget}",
                          "progress=false", *RULES[rule])
     space = DeckSpace.from_config(cfg.deck_space)
@@ -175,6 +180,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=list(range(10)))
     parser.add_argument("--budget", type=int, default=10_000)
     parser.add_argument("--algorithm", choices=("map_elites", "dsa_me"), default="map_elites")
+    parser.add_argument("--spread", type=float, default=1.0, help="the landscape's spread of turns and hand size "
+                                                                   "about their mean (default 1: as learned)")
     parser.add_argument("--out", type=Path, default=Path("results/landscape_study"))
     args = parser.parse_args(argv)
     import torch
@@ -183,10 +190,12 @@ def main(argv=None) -> int:
     torch.set_num_threads(1)  # a study runs beside real runs; one core is its share
     space = DeckSpace.from_pool_file()
     landscape = Landscape.trained(args.data, space)
+    landscape.spread = args.spread
     print(f"landscape: held-out residual SD per statistic: health difference {landscape.noise_sd[0]:.2f}, "
           f"turns {landscape.noise_sd[1]:.3f}, hand size {landscape.noise_sd[2]:.3f}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    learned = {"data": [str(p.resolve()) for p in args.data], "noise_sd": [round(float(v), 6) for v in landscape.noise_sd]}
+    learned = {"data": [str(p.resolve()) for p in args.data], "noise_sd": [round(float(v), 6) for v in landscape.noise_sd],
+               "spread": args.spread}
     kept = args.out / "landscape.json"
     if kept.is_file() and json.loads(kept.read_text()) != learned:
         print(f"error: the runs in {args.out} are of another landscape ({kept}); give another --out", file=sys.stderr)

@@ -66,3 +66,16 @@ def test_evostone2s_mutation_keeps_decks_valid_and_never_removes_a_single_last_c
     assert np.all(children.sum(axis=1) == space.deck_size) and np.all(children <= space.limits)
     assert np.all(children[:, last] >= 1)  # the walk never reaches it: its one chance is taken by the first card
     assert (children != parents).any(axis=1).mean() > 0.5
+
+
+def test_the_spread_scales_the_measures_about_their_mean_and_nothing_else(landscape):
+    land, _ = landscape
+    decks = DeckSpace.from_pool_file().random_decks(np.random.default_rng(1), 4)
+    ids = np.arange(4)
+    learned = land.targets(decks, ids, seed=2)
+    narrow = landscape_study.Landscape(land.model, land.noise_sd, land.center, spread=0.5).targets(decks, ids, seed=2)
+    measures = [1, 2]  # turns, hand size (TARGET_NAMES)
+    predicted = land.model.predict(decks.astype(np.float32)).astype(np.float64)
+    assert np.allclose((learned - narrow)[:, measures], (predicted - land.center)[:, measures] * 0.5)
+    others = [i for i in range(learned.shape[1]) if i not in measures]
+    assert np.array_equal(learned[:, others], narrow[:, others])
