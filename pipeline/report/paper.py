@@ -231,30 +231,31 @@ def section6_markdown(summaries: list[Summary]) -> str:
     """The paper's Section 6 from the DSA-ME trials' summaries (section6.py), beside the paper's:
     the test error of a final surrogate on another trial's evaluations (trials that keep
     surrogate.pt and decks.npz), and the transfer of a last surrogate archive to real games
-    (trials whose surrogate_elites.npz has been played, transfer_games.json)."""
+    (trials whose surrogate_elites.npz has been played, transfer_games.json). Finished trials
+    only: the paper's are of final surrogates."""
     paper = PAPER["section6"]
-    trials = [s for s in summaries if s.algorithm == "dsa_me"]
+    trials = [s for s in summaries if s.algorithm == "dsa_me" and s.history and s.finished]
     kept = [s for s in trials if (s.path / run_files.SURROGATE_FILE).is_file() and (s.path / run_files.DECKS_FILE).is_file()]
     text = "\n## The paper's Section 6: a final DSA-ME surrogate tested on another trial's evaluations\n\n"
     if len(kept) < 2:
-        text += (f"Needs two DSA-ME trials that keep surrogate.pt and decks.npz; "
+        text += (f"Needs two finished DSA-ME trials that keep surrogate.pt and decks.npz; "
                  f"{len(kept)} of {len(trials)} here do (seeds {_seeds(kept)}).\n")
     else:
         mse, pairs = mean_pairwise_mse([s.path for s in kept])
         names = [n for n in paper["test_mse"] if n in mse]
         text += (f"Mean squared error, mean over {pairs} ordered pairs of trials (seeds {_seeds(kept)}):\n\n"
-                 + _ours_and_papers(names, [mse[n] for n in names], [paper["test_mse"][n] for n in names], "{:.2f}"))
+                 + _ours_and_papers(names, [mse[n] for n in names], [paper["test_mse"][n] for n in names]))
     text += "\n## The paper's Section 6: a last DSA-ME surrogate archive played for real\n\n"
     played = [(s, t) for s in trials if (t := transfer(s.path)) is not None]
     if not played:
-        return text + (f"No DSA-ME trial here has its last surrogate archive played (`python -m "
+        return text + (f"No finished DSA-ME trial here has its last surrogate archive played (`python -m "
                        f"pipeline.report.section6 transfer RUN` plays it once and keeps the games).\n")
     ours = [np.mean([t[key] for _, t in played]) * scale for key, _, scale in TRANSFER_KEYS.values()]
     return (text + f"The elites of the last surrogate archive placed by their real games on the run's cells, mean "
             f"over {len(played)} trials (seeds {_seeds([s for s, _ in played])}; "
             f"{', '.join(str(t['surrogate_elites']) for _, t in played)} elites):\n\n"
             + _ours_and_papers(list(TRANSFER_KEYS), ours, [paper["transfer"][key] * scale for _, key, scale
-                                                           in TRANSFER_KEYS.values()], "{:.2f}"))
+                                                           in TRANSFER_KEYS.values()]))
 
 
 # the transfer's columns: header -> (our key, the key in paper_table1.json, scale)
@@ -267,9 +268,9 @@ def _seeds(summaries: list[Summary]) -> str:
     return ", ".join(str(s.seed) for s in summaries) or "none"
 
 
-def _ours_and_papers(names: list[str], ours: list[float], papers: list[float], fmt: str) -> str:
+def _ours_and_papers(names: list[str], ours: list[float], papers: list[float]) -> str:
     return ("| | " + " | ".join(names) + " |\n|" + "---|" * (len(names) + 1) + "\n| ours | "
-            + " | ".join(fmt.format(v) for v in ours) + " |\n| paper | " + " | ".join(fmt.format(v) for v in papers) + " |\n")
+            + " | ".join(f"{v:.2f}" for v in ours) + " |\n| paper | " + " | ".join(f"{v:.2f}" for v in papers) + " |\n")
 
 
 def qd_score_figure(summaries: list[Summary]) -> bytes:

@@ -64,7 +64,8 @@ def test_games_kept_for_other_elites_are_not_counted(two_runs, tmp_path):
 def test_the_paper_table_shows_both_analyses_beside_the_papers(two_runs):
     a, b = two_runs
     section6.play_transfer(a, workers=1, progress=False)
-    trials = [paper.Summary(run, "dsa_me", seed, 60, [], None) for seed, run in ((1, a), (2, b))]
+    finished = [{"evaluations": 60}]  # a summary's last log row: the run's budget reached
+    trials = [paper.Summary(run, "dsa_me", seed, 60, finished, None) for seed, run in ((1, a), (2, b))]
     text = paper.section6_markdown(trials)
     mse, pairs = section6.mean_pairwise_mse([a, b])
     assert f"mean over {pairs} ordered pairs of trials (seeds 1, 2)" in text
@@ -74,3 +75,10 @@ def test_the_paper_table_shows_both_analyses_beside_the_papers(two_runs):
     assert (f"| ours | {played['retained_share'] * 100:.2f} | {played['same_cell_share'] * 100:.2f} | "
             f"{played['mean_manhattan_distance']:.2f} |") in text
     assert "| paper | 44.00 | 3.00 | 2.45 |" in text
+
+
+def test_trials_under_way_are_left_out_of_section6(two_runs):
+    a, b = two_runs
+    under_way = [paper.Summary(run, "dsa_me", seed, 100, [{"evaluations": 60}], None) for seed, run in ((1, a), (2, b))]
+    text = paper.section6_markdown(under_way)
+    assert "0 of 0 here do" in text and "No finished DSA-ME trial" in text
