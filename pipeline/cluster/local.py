@@ -11,6 +11,7 @@ import time
 from ..run_errors import ClusterStartError
 from .security import LOOPBACK, dashboard_bind, http_pages, temporary_security
 from .stops import close_quietly, stop_pending, stops_deferred, take_pending_stop
+from .worker_tasks import WORKER_CONFIG
 
 START_ATTEMPTS = 3  # a local cluster whose start fails (a worker process killed early) starts again
 
@@ -53,6 +54,7 @@ def start_local_cluster(n_workers: int | None, security, dashboard_address=None,
             with http_pages(dashboard):
                 return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host=LOOPBACK,
                                     protocol="tls://", security=security, preload=["pipeline.cluster.local"],
+                                    config=WORKER_CONFIG,  # handed to each worker by its nanny
                                     dashboard_address=dashboard_bind(dashboard_address),
                                     scheduler_kwargs={"dashboard": dashboard}, silence_logs=logging.ERROR)
         except Exception as exc:  # noqa: BLE001 - whatever stopped it, the next attempt may start

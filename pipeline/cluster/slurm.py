@@ -14,6 +14,7 @@ from ..run_errors import ClusterStartError, ConfigError
 from .job_watch import MAX_FAILED_JOBS, JobWatch, job_log_paths, log_ending, squeue_states
 from .security import dashboard_bind, http_pages, temporary_security
 from .stops import close_quietly, stops_deferred
+from .worker_tasks import worker_config_exports
 from .worker_watch import scheduler_workers
 
 # Keys of cluster.slurm that the pipeline reads itself; the rest go to dask_jobqueue.SLURMCluster.
@@ -76,7 +77,8 @@ def slurm_cluster_kwargs(cfg, security=None) -> dict:
     # A worker whose scheduler stops answering (its node cut off) notices after the same timeout
     # as the scheduler does, closes and ends its job, which is then replaced.
     opts["job_script_prologue"] = [*(opts.get("job_script_prologue") or []),
-                                   f"export DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP={fault_settings(cfg)['tcp_timeout_s']:g}s"]
+                                   f"export DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP={fault_settings(cfg)['tcp_timeout_s']:g}s",
+                                   *worker_config_exports()]
     scheduler_options = dict(opts.pop("scheduler_options", None) or {})
     if not opts.get("interface") and not {"host", "interface"} & set(scheduler_options):
         scheduler_options["host"] = scheduler_host()

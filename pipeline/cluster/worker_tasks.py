@@ -15,6 +15,22 @@ ENGINES = {"builtin": "workers.protocol.evaluate", "sabberstone": "workers.sabbe
            "scale_standin": "workers.protocol.timed_standin"}
 
 
+# A worker plays one long task after another, and Dask's own timers each take the GIL from its
+# games: the sampling profiler every 10 ms, the event loop's tick every 20 ms, the system monitor
+# every 0.5 s. At those intervals a protocol game cost 10-20% more CPU in a worker than alone
+# (docs/pipeline.md#worker-cpu); nothing here reads the profile, and the tick and monitor only
+# need to notice a stuck loop and draw the dashboard's plots.
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+                 "distributed.admin.system-monitor.interval": "5s"}
+
+
+def worker_config_exports() -> list[str]:
+    """WORKER_CONFIG as the shell lines of a worker job's script (Dask reads its config from the
+    environment: DASK_ + the key's parts joined by __)."""
+    return [f"export DASK_{'__'.join(part.upper().replace('-', '_') for part in key.split('.'))}={value}"
+            for key, value in WORKER_CONFIG.items()]
+
+
 def engine(name: str = "builtin"):
     """The engine module (imported once per process; later calls are a dict lookup)."""
     return importlib.import_module(ENGINES[name])

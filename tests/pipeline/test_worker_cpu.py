@@ -26,3 +26,27 @@ def test_a_run_that_did_not_measure_is_named(tmp_path, capsys):
     (tmp_path / "metrics.jsonl").write_text(json.dumps({"evaluations": 100, "batch": 100}) + "\n")
     assert run_overhead.main([str(tmp_path)]) == 2
     assert "no row of metrics.jsonl measured its workers' CPU" in capsys.readouterr().err
+
+
+def test_workers_run_without_dasks_profiler_and_with_slow_timers(tmp_path, monkeypatch):
+    """Local workers get WORKER_CONFIG from their nanny, SLURM workers from their job script's
+    environment: both as the worker's own Dask config, so the sampling profiler is never set up."""
+    import dask
+
+    from pipeline.cluster.clusters import open_cluster
+    from pipeline.cluster.slurm import slurm_cluster_kwargs
+    from pipeline.cluster.worker_tasks import WORKER_CONFIG
+
+    from .helpers import compose
+    with open_cluster(compose("cluster.n_workers=1").cluster) as client:
+        timers = client.run(lambda dask_worker: (sorted(dask_worker.periodic_callbacks), dask_worker._tick_interval,
+                                                 dask.config.get("distributed.admin.system-monitor.interval")))
+    [(callbacks, tick_s, monitor)] = timers.values()
+    assert "tick" in callbacks and not {"profile", "profile-cycle"} & set(callbacks)
+    assert (tick_s, monitor) == (1.0, "5s")
+    monkeypatch.chdir(tmp_path)  # the SLURM options create their log folder here
+    exports = [line.removeprefix("export ").split("=", 1)
+               for line in slurm_cluster_kwargs(compose("cluster=slurm").cluster)["job_script_prologue"]]
+    from_env = dask.config.collect_env(dict(exports))
+    for key, value in WORKER_CONFIG.items():
+        assert dask.config.get(key, config=from_env) == value
