@@ -44,6 +44,12 @@ def _mix(h: i64, v: i64) -> i64:
     return h ^ (h >> 29)
 
 
+def _minion_flags(m: Minion) -> i64:
+    """A minion's keyword and status flags as the bits of one native integer (state_hash)."""
+    return (i64(m.sick) | i64(m.frozen) << 1 | i64(m.taunt) << 2 | i64(m.divine_shield) << 3
+            | i64(m.stealth) << 4 | i64(m.silenced) << 5 | i64(m.windfury) << 6 | i64(m.poisonous) << 7)
+
+
 COMPILED: Final = compiled()  # whether this module runs compiled (state_hash's form)
 
 
@@ -106,8 +112,8 @@ class GameState(Turns):
         return hash(self._hash_key())
 
     def _mixed_hash(self) -> int:
-        """state_hash of the compiled engine: each sequence after its length, a card by the
-        hash of its id."""
+        """state_hash of the compiled engine: each sequence after its length, a card by its
+        id's hash (CardDef.id_hash: a native integer, where a string's hash may not be)."""
         h = _mix(_mix(_mix(0, self.current), 1 if self.done else 0),
                  _NO_WINNER if self.winner is None else self.winner)
         # (the hash of an empty tuple, the usual case, is a constant)
@@ -126,7 +132,7 @@ class GameState(Turns):
             if w is None:
                 h = _mix(h, 0)
             else:
-                h = _mix(_mix(_mix(_mix(h, 1), hash(w.cdef.id)), w.atk), w.durability)
+                h = _mix(_mix(_mix(_mix(h, 1), w.cdef.id_hash), w.atk), w.durability)
             # The hand in creation order: each card mixed with its place in uid order, summed
             # (no sorted copy).
             hand = p.hand
@@ -136,19 +142,17 @@ class GameState(Turns):
                 for other in hand:
                     if other.uid < c.uid:
                         place += 1
-                cards += _mix(_mix(_mix(0, place), hash(c.cdef.id)), c.cost_mod)
+                cards += _mix(_mix(_mix(0, place), c.cdef.id_hash), c.cost_mod)
             h = _mix(_mix(h, len(hand)), cards & _HASH_MASK)
             h = _mix(h, len(p.secrets))
             for c in p.secrets:
-                h = _mix(h, hash(c.cdef.id))
+                h = _mix(h, c.cdef.id_hash)
             h = _mix(h, len(p.board))
             for m in p.board:
                 # (max health, damage) tells states apart as (health, max health)
-                h = _mix(_mix(_mix(h, hash(m.cdef.id)), m.order), m.atk)
+                h = _mix(_mix(_mix(h, m.cdef.id_hash), m.order), m.atk)
                 h = _mix(_mix(_mix(h, m.max_health), m.damage), m.attacks)
-                flags = (m.sick | m.frozen << 1 | m.taunt << 2 | m.divine_shield << 3
-                         | m.stealth << 4 | m.silenced << 5 | m.windfury << 6 | m.poisonous << 7)
-                h = _mix(_mix(_mix(h, flags), m.spell_damage), m.counter)
+                h = _mix(_mix(_mix(h, _minion_flags(m)), m.spell_damage), m.counter)
                 h = _mix(h, m.destroy_at_start_of)
         return h
 
