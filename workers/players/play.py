@@ -228,6 +228,7 @@ def beam_level(beam: list[tuple[GameState, tuple]], me: int, score: Callable[[Ga
     children = []
     expanded = 0
     for state, line in beam:
+        state.keep_hand_hashes()  # for all its children
         moves = state.legal_moves()  # plain tuples; the chosen line becomes Actions
         last = moves[-1]
         for move in moves:
