@@ -90,7 +90,7 @@ class GameState(Turns):
     def fresh(library: dict[str, CardDef], rng: int) -> "GameState":
         """A state before its players are added (game.new_game sets the game up from here):
         every field at its start value."""
-        g = GameState.__new__(GameState)
+        g = GameState()
         g.players = []
         g.current = 0
         g.turn = 1
@@ -109,7 +109,7 @@ class GameState(Turns):
         return g
 
     def copy(self) -> "GameState":
-        new = GameState.__new__(GameState)
+        new = GameState()  # (no __init__: compiled, a direct allocation; __new__ was a Python call)
         new.players = [self.players[0].copy(), self.players[1].copy()]
         new.current = self.current
         new.turn = self.turn
