@@ -133,7 +133,7 @@ class CardPlay(Moves):
             target = box[0]
         settled = False
         if cdef.is_secret:
-            p.secrets.append(card)
+            p.secrets = p.secrets + [card]  # a new list: an empty one may be shared (Player.copy)
             self.fire("secret_played", pi, card)
         elif effect is not None and (target is None or self.alive(target)):
             effect(self, pi, card, target)

@@ -349,6 +349,8 @@ class Player:
         new.hand_hash_of = self.hand_hash_of
         new.hand_hash = self.hand_hash
         new.board = [m.copy() for m in self.board]
-        new.secrets = self.secrets[:]
+        # an empty list (by far the usual case) is shared: a secret is added on a new list
+        # (CardPlay.play_card), and only a non-empty one loses a secret in place
+        new.secrets = self.secrets[:] if self.secrets else self.secrets
         return new
 
