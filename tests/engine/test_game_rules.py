@@ -151,8 +151,9 @@ def test_hash_tells_each_minion_field_apart(field):
 def test_hash_takes_the_hand_in_creation_order():
     g = make_game(hand=["CS2_120", "CS2_172", "CS1_042"])
     c = g.copy()
-    hand = c.players[0].hand = list(reversed(c.players[0].hand))  # (copies share their cards)
+    c.players[0].hand = list(reversed(c.players[0].hand))  # (copies share their cards)
     assert c.state_hash() == g.state_hash()  # the same cards made in the same order
+    hand = c.hand_to_change(0)  # a hand changes in place only through it (its hash value is kept)
     a, b = hand[0], hand[1]
     hand[0], hand[1] = Card(b.uid, a.cdef), Card(a.uid, b.cdef)  # made in the other order
     assert c.state_hash() != g.state_hash()

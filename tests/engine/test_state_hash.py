@@ -54,8 +54,8 @@ def test_both_forms_tell_the_same_fields_apart():
             seen_minions |= label.startswith("minion")
             for field in fields:
                 new = _changed(getattr(entity, field))
-                if new is None or field in ("uid", "owner", "index"):
-                    continue  # identities, not values: a change would break the state itself
+                if new is None or field in ("uid", "owner", "index", "hand_hash"):
+                    continue  # identities, not values (a change would break the state itself), and a cache
                 old = getattr(entity, field)
                 setattr(entity, field, new)
                 try:
@@ -77,6 +77,32 @@ def test_both_forms_equal_on_copies_and_differ_on_play():
             c.apply(c.legal_moves()[-1], False)
             if c.current == g.current:  # an action that changed the state, not the turn's end
                 assert (c._hash_key() != g._hash_key()) == (c._mixed_hash() != g._mixed_hash())
+
+
+def _hash_afresh(g) -> int:
+    """g's compiled hash with no hand's value kept (GameState._hand_hash)."""
+    fresh = g.copy()
+    for p in fresh.players:
+        p.hand_hash_of = None
+    return fresh._mixed_hash()
+
+
+def test_a_kept_hand_value_follows_its_list():
+    """A hand's value is kept with its list, which copies share; a hand changed (on a list of
+    its own, or in place on one not shared), or given a new one, is hashed again."""
+    for g in _positions(games=4, every=3):
+        g._mixed_hash()  # kept on the copy's shared lists
+        c = g.copy()
+        me = c.current
+        assert c._mixed_hash() == g._mixed_hash() == _hash_afresh(g)
+        if c.players[me].hand:
+            c.hand_to_change(me).pop(0)
+            assert c._mixed_hash() == _hash_afresh(c) != g._mixed_hash()
+            c._mixed_hash()
+            c.hand_to_change(me).reverse()  # its own list now: changed in place
+            assert c._mixed_hash() == _hash_afresh(c)
+        c.deal(1 - me, list(reversed(c.players[1 - me].hand)), c.players[1 - me].deck)
+        assert c._mixed_hash() == _hash_afresh(c)
 
 
 def test_state_hash_is_the_compiled_or_plain_form():

@@ -43,7 +43,8 @@ class CardPlay(Moves):
         card = p.hand[hand_index]
         cdef = card.cdef
         cost = self.cost_of(pi, card)
-        del (self.hand_to_change(pi) if p.hand_shared else p.hand)[hand_index]  # (no call unless shared)
+        # (no call unless the list is shared or has a hash value kept: see hand_to_change)
+        del (self.hand_to_change(pi) if p.hand_shared or p.hand_hash_of is not None else p.hand)[hand_index]
         p.mana -= cost
         p.used_mana += cost
         combo_active = p.cards_played > 0
@@ -132,7 +133,7 @@ class CardPlay(Moves):
             target = box[0]
         settled = False
         if cdef.is_secret:
-            p.secrets.append(card)
+            p.secrets = p.secrets + [card]  # a new list: an empty one may be shared (Player.copy)
             self.fire("secret_played", pi, card)
         elif effect is not None and (target is None or self.alive(target)):
             effect(self, pi, card, target)

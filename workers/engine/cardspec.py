@@ -20,6 +20,7 @@ belongs to: the Minion, the Card of a spell or secret, the Weapon, or the Hero f
 """
 from __future__ import annotations
 
+import hashlib
 import sys
 from dataclasses import dataclass, field, replace
 from typing import Callable, Final
@@ -200,6 +201,7 @@ class CardDef(CardData):
     has_aura: bool = field(init=False, repr=False, compare=False)
     cost_aura: Callable | None = field(init=False, repr=False, compare=False)
     key: tuple = field(init=False, repr=False, compare=False)  # a copy's Card.key when its cost is as printed
+    id_hash: int = field(init=False, repr=False, compare=False)  # the id in the compiled state hash
     # The keywords a new minion starts with (Minion.__init__), read once here.
     kw_taunt: bool = field(init=False, repr=False, compare=False)
     kw_divine_shield: bool = field(init=False, repr=False, compare=False)
@@ -230,6 +232,7 @@ class CardDef(CardData):
         object.__setattr__(self, "has_aura", script.aura is not None or script.enrage is not None)
         object.__setattr__(self, "cost_aura", script.cost_aura)
         object.__setattr__(self, "key", (self.id, 0))
+        object.__setattr__(self, "id_hash", id_hash(self.id))
         kw = self.keywords
         object.__setattr__(self, "kw_taunt", "TAUNT" in kw)
         object.__setattr__(self, "kw_divine_shield", "DIVINE_SHIELD" in kw)
@@ -257,6 +260,14 @@ class CardDef(CardData):
 
     def __repr__(self) -> str:
         return f"<{self.name} {self.id}>"
+
+
+def id_hash(card_id: str) -> int:
+    """A card id as 62 bits for the compiled state hash (GameState._mixed_hash): the same in
+    every process, and a native integer there (a string's own hash has 64 bits and may
+    need a Python int object)."""
+    digest = hashlib.blake2b(card_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 2
 
 
 def build_library(cards: dict[str, CardData], overrides: dict | None = None) -> dict[str, CardDef]:

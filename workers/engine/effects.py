@@ -156,12 +156,13 @@ class Effects(Deaths):
                 p.fatigue += 1
                 self.damage(None, p.hero, p.fatigue)
                 continue
-            # (the flag asked here first: in play without copies, a draw makes no call)
+            # (the flags asked here first: in play without copies, a draw makes no call)
             card = (self.deck_to_change(owner) if p.deck_shared else p.deck).pop()
             p.drawn_this_turn += 1  # a burnt card counts, fatigue does not (as in SabberStone)
             if len(p.hand) >= MAX_HAND:
                 continue  # overdraw: the card is burnt
-            (self.hand_to_change(owner) if p.hand_shared else p.hand).append(card)
+            # (no call unless the list is shared or has a hash value kept: see hand_to_change)
+            (self.hand_to_change(owner) if p.hand_shared or p.hand_hash_of is not None else p.hand).append(card)
             drawn.append(card)
             self.fire2("draw", owner, card)
         return drawn

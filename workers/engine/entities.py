@@ -277,6 +277,9 @@ PLAYER_FIELDS = (
     # Whether `hand`, `deck` may be shared with a copy: then changed only on a list of its own
     # (GameState.hand_to_change, deck_to_change).
     "hand_shared", "deck_shared",
+    # The state hash's value of the hand list `hand_hash_of`, kept until the list changes
+    # (GameState.hand_to_change drops it): see state._hand_hash.
+    "hand_hash_of", "hand_hash",
 )
 
 
@@ -315,6 +318,8 @@ class Player:
         self.enchants: tuple = ()
         self.hand_shared = False
         self.deck_shared = False
+        self.hand_hash_of: list[Card] | None = None
+        self.hand_hash = 0
 
     def copy(self) -> Player:
         new = Player()
@@ -341,7 +346,11 @@ class Player:
         new.hand = self.hand
         new.deck = self.deck
         new.hand_shared = new.deck_shared = self.hand_shared = self.deck_shared = True
+        new.hand_hash_of = self.hand_hash_of
+        new.hand_hash = self.hand_hash
         new.board = [m.copy() for m in self.board]
-        new.secrets = self.secrets[:]
+        # an empty list (by far the usual case) is shared: a secret is added on a new list
+        # (CardPlay.play_card), and only a non-empty one loses a secret in place
+        new.secrets = self.secrets[:] if self.secrets else self.secrets
         return new
 

@@ -39,6 +39,9 @@ COMPILED_MODULES = ("workers/engine/rng.py", "workers/engine/cardspec.py", "work
                     "workers/players/game_counters.py", "workers/players/encoders.py",
                     "workers/players/action_space.py", "workers/players/mcts.py",
                     "workers/players/scores.py") + _CARD_SCRIPTS
+# Hand-written C for what mypyc compiles poorly (each beside the Python it replaces, which stays
+# the fallback): the score network's forward pass, whose tanh mypyc calls through Python.
+C_EXTENSIONS = ("workers/players/mlp_forward.c",)
 GROUP = "workers.engine.compiled"  # mypyc's shared library: workers/engine/compiled__mypyc.*.so
 SWITCH_ENV = "DSAME_NATIVE"
 
@@ -46,7 +49,7 @@ SWITCH_ENV = "DSAME_NATIVE"
 @lru_cache(maxsize=1)  # both packages' __init__ ask; the sources are read once per process
 def sources_digest() -> str:
     digest = hashlib.sha256()
-    for path in COMPILED_MODULES:
+    for path in COMPILED_MODULES + C_EXTENSIONS:
         digest.update(path.encode() + b"\0" + (ROOT / path).read_bytes() + b"\0")
     return digest.hexdigest()
 

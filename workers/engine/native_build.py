@@ -8,15 +8,15 @@ import shutil
 import sys
 from pathlib import Path
 
-from .native import (COMPILED_MODULES, DIGEST_FILE, GROUP, NATIVE_DIR, ROOT, built_digest, compiled,
-                     sources_digest)
+from .native import (C_EXTENSIONS, COMPILED_MODULES, DIGEST_FILE, GROUP, NATIVE_DIR, ROOT, built_digest,
+                     compiled, sources_digest)
 
 
 def build(native_dir: Path = NATIVE_DIR) -> None:
-    """Compile COMPILED_MODULES into `native_dir`, replacing what was there only once the
-    build succeeded (processes that loaded the old modules keep them)."""
+    """Compile COMPILED_MODULES and C_EXTENSIONS into `native_dir`, replacing what was there
+    only once the build succeeded (processes that loaded the old modules keep them)."""
     from mypyc.build import mypycify  # the dev extra's mypy; imported only to build
-    from setuptools import Distribution
+    from setuptools import Distribution, Extension
 
     digest = sources_digest()
     work = native_dir.with_name(f"{native_dir.name}.building-{os.getpid()}")
@@ -35,6 +35,9 @@ def build(native_dir: Path = NATIVE_DIR) -> None:
         # could be inlined; with the flag gcc inlines where it finds it pays.
         for ext in extensions:
             ext.extra_compile_args = list(ext.extra_compile_args) + ["-fno-semantic-interposition"]
+        # -ffp-contract=off: no multiply and add fused into one rounding (the same bits as Python)
+        extensions += [Extension(path[:-2].replace("/", "."), [path], libraries=["m"],
+                                 extra_compile_args=["-ffp-contract=off"]) for path in C_EXTENSIONS]
         dist = Distribution({"name": "dsame-engine-native", "ext_modules": extensions})
         command = dist.get_command_obj("build_ext")
         command.build_lib = str(work / "lib")

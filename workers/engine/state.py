@@ -34,7 +34,7 @@ _uid: Final = attrgetter("uid")
 _HASH_MASK: Final = (1 << 62) - 1
 _HASH_MULTIPLIER: Final = 0x2545F4914F6CDD1D  # odd: the product is one-to-one in the bits kept
 _NO_WINNER: Final = 2  # the winner, None while the game goes on (-1: a draw, 0 or 1)
-_EMPTY_TUPLE_HASH: Final = hash(())
+_EMPTY_TUPLE_HASH: Final[i64] = hash(())
 
 
 def _mix(h: i64, v: i64) -> i64:
@@ -42,6 +42,42 @@ def _mix(h: i64, v: i64) -> i64:
     bits folded back down."""
     h = ((h ^ v) * _HASH_MULTIPLIER) & _HASH_MASK
     return h ^ (h >> 29)
+
+
+def _tuple_hash(t: tuple) -> i64:
+    """hash(t) for the compiled state hash; an empty tuple, the usual case, by a native
+    constant (a Python int of 64 bits would be converted at every use)."""
+    if t:
+        return hash(t)
+    return _EMPTY_TUPLE_HASH
+
+
+def _minion_flags(m: Minion) -> i64:
+    """A minion's keyword and status flags as the bits of one native integer (state_hash)."""
+    return (i64(m.sick) | i64(m.frozen) << 1 | i64(m.taunt) << 2 | i64(m.divine_shield) << 3
+            | i64(m.stealth) << 4 | i64(m.silenced) << 5 | i64(m.windfury) << 6 | i64(m.poisonous) << 7)
+
+
+def _hand_hash(p: Player) -> i64:
+    """The hand in creation order for the compiled state hash: each card mixed with its place
+    in uid order, summed (no sorted copy). Kept with the list (`Player.hand_hash_of`), which
+    copies share, until the list changes (a hand changes in place only through
+    hand_to_change, which drops the value): most of the states the beam search hashes share
+    the opponent's hand with their parent, and often their own."""
+    hand = p.hand
+    if p.hand_hash_of is hand:
+        return p.hand_hash
+    cards: i64 = 0
+    for c in hand:
+        place = 0
+        for other in hand:
+            if other.uid < c.uid:
+                place += 1
+        cards += _mix(_mix(_mix(0, place), c.cdef.id_hash), c.cost_mod)
+    cards &= _HASH_MASK
+    p.hand_hash_of = hand
+    p.hand_hash = cards
+    return cards
 
 
 COMPILED: Final = compiled()  # whether this module runs compiled (state_hash's form)
@@ -54,7 +90,7 @@ class GameState(Turns):
     def fresh(library: dict[str, CardDef], rng: int) -> "GameState":
         """A state before its players are added (game.new_game sets the game up from here):
         every field at its start value."""
-        g = GameState.__new__(GameState)
+        g = GameState()
         g.players = []
         g.current = 0
         g.turn = 1
@@ -73,7 +109,7 @@ class GameState(Turns):
         return g
 
     def copy(self) -> "GameState":
-        new = GameState.__new__(GameState)
+        new = GameState()  # (no __init__: compiled, a direct allocation; __new__ was a Python call)
         new.players = [self.players[0].copy(), self.players[1].copy()]
         new.current = self.current
         new.turn = self.turn
@@ -105,50 +141,44 @@ class GameState(Turns):
             return self._mixed_hash()
         return hash(self._hash_key())
 
+    def keep_hand_hashes(self) -> None:
+        """Work out the hands' parts of the compiled state hash now, so that the copies made
+        from this state find them kept (the beam search asks it of each state it expands)."""
+        if COMPILED:
+            _hand_hash(self.players[0])
+            _hand_hash(self.players[1])
+
     def _mixed_hash(self) -> int:
-        """state_hash of the compiled engine: each sequence after its length, a card by the
-        hash of its id."""
+        """state_hash of the compiled engine: each sequence after its length, a card by its
+        id's hash (CardDef.id_hash: a native integer, where a string's hash may not be)."""
         h = _mix(_mix(_mix(0, self.current), 1 if self.done else 0),
                  _NO_WINNER if self.winner is None else self.winner)
-        # (the hash of an empty tuple, the usual case, is a constant)
-        h = _mix(h, hash(self.marks) if self.marks else _EMPTY_TUPLE_HASH)
+        h = _mix(h, _tuple_hash(self.marks))
         for p in self.players:
             hero = p.hero
             h = _mix(_mix(_mix(_mix(h, hero.health), hero.armor), hero.turn_atk), hero.attacks)
             h = _mix(_mix(_mix(h, 1 if hero.frozen else 0), hero.power_uses), p.mana)
             h = _mix(_mix(_mix(h, p.max_mana), p.cards_played), p.minions_played)
             h = _mix(_mix(_mix(h, p.spell_discount), p.fatigue), p.free_spells_turns)
-            h = _mix(_mix(h, len(p.deck)), hash(p.pending_cards) if p.pending_cards else _EMPTY_TUPLE_HASH)
-            h = _mix(h, hash(p.died_this_turn) if p.died_this_turn else _EMPTY_TUPLE_HASH)
-            h = _mix(h, hash(self._enchant_keys(p)) if p.enchants else _EMPTY_TUPLE_HASH)
+            h = _mix(_mix(h, len(p.deck)), _tuple_hash(p.pending_cards))
+            h = _mix(_mix(h, _tuple_hash(p.died_this_turn)),
+                     _tuple_hash(self._enchant_keys(p) if p.enchants else ()))
             h = _mix(_mix(h, p.overload_owed), p.overload_locked)
             w = p.weapon
             if w is None:
                 h = _mix(h, 0)
             else:
-                h = _mix(_mix(_mix(_mix(h, 1), hash(w.cdef.id)), w.atk), w.durability)
-            # The hand in creation order: each card mixed with its place in uid order, summed
-            # (no sorted copy).
-            hand = p.hand
-            cards: i64 = 0
-            for c in hand:
-                place = 0
-                for other in hand:
-                    if other.uid < c.uid:
-                        place += 1
-                cards += _mix(_mix(_mix(0, place), hash(c.cdef.id)), c.cost_mod)
-            h = _mix(_mix(h, len(hand)), cards & _HASH_MASK)
+                h = _mix(_mix(_mix(_mix(h, 1), w.cdef.id_hash), w.atk), w.durability)
+            h = _mix(_mix(h, len(p.hand)), _hand_hash(p))
             h = _mix(h, len(p.secrets))
             for c in p.secrets:
-                h = _mix(h, hash(c.cdef.id))
+                h = _mix(h, c.cdef.id_hash)
             h = _mix(h, len(p.board))
             for m in p.board:
                 # (max health, damage) tells states apart as (health, max health)
-                h = _mix(_mix(_mix(h, hash(m.cdef.id)), m.order), m.atk)
+                h = _mix(_mix(_mix(h, m.cdef.id_hash), m.order), m.atk)
                 h = _mix(_mix(_mix(h, m.max_health), m.damage), m.attacks)
-                flags = (m.sick | m.frozen << 1 | m.taunt << 2 | m.divine_shield << 3
-                         | m.stealth << 4 | m.silenced << 5 | m.windfury << 6 | m.poisonous << 7)
-                h = _mix(_mix(_mix(h, flags), m.spell_damage), m.counter)
+                h = _mix(_mix(_mix(h, _minion_flags(m)), m.spell_damage), m.counter)
                 h = _mix(h, m.destroy_at_start_of)
         return h
 

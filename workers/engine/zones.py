@@ -182,11 +182,13 @@ class Zones:
     # whatever changes one asks for it here: a list of this state's own, made only while it may
     # be shared (Player.hand_shared, deck_shared: set by a copy on both sides).
     def hand_to_change(self, owner: int) -> list[Card]:
-        """`owner`'s hand as a list of this state's own, to change in place."""
+        """`owner`'s hand as a list of this state's own, to change in place (the only way a
+        hand changes in place: its value kept for the state hash is dropped here)."""
         p = self.players[owner]
         if p.hand_shared:
             p.hand = p.hand[:]
             p.hand_shared = False
+        p.hand_hash_of = None
         return p.hand
 
     def deck_to_change(self, owner: int) -> list[Card]:

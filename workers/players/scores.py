@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from array import array
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Final, Sequence
@@ -23,6 +24,11 @@ from ..inputs import InputError, finite_numbers, load_json
 
 INF: Final = float("inf")
 MEMO_SIZE: Final = 1 << 16  # scored feature vectors kept per network (about 10 MB at most)
+try:  # the forward pass in C, built with the compiled engine (mlp_forward.c); else Python's
+    from .mlp_forward import forward as c_forward
+except ImportError:
+    c_forward = None
+C_MAX_UNITS: Final = 64  # the widest layer c_forward takes
 
 
 def _terminal(g: GameState, me: int) -> float | None:
@@ -129,6 +135,11 @@ class NeuralNetScore:
         for (n_in, n_out), matrix in zip(shapes, matrices):
             self.layers.append((matrix, [float(b) for b in weights[offset:offset + n_out]]))
             offset += n_out
+        # c_forward's parameters: per layer per output unit its weights, then its bias
+        self.sizes = tuple(layer_sizes)
+        self.params = array("d", [value for matrix, bias in self.layers
+                                  for row, b in zip(matrix, bias) for value in row + [b]]).tobytes()
+        self.in_c = c_forward is not None and max(layer_sizes) <= C_MAX_UNITS
         self._memo: dict[tuple[int, ...], float] = {}
 
     @classmethod
@@ -137,6 +148,11 @@ class NeuralNetScore:
         return cls(spec["weights"], tuple(spec["layer_sizes"]))
 
     def forward(self, features: Sequence[int]) -> float:
+        if self.in_c:
+            return c_forward(self.sizes, self.params, tuple(features))
+        return self.forward_in_python(features)
+
+    def forward_in_python(self, features: Sequence[int]) -> float:
         # Each unit: its products added one by one from 0.0 (what sum(map(mul, row, values))
         # does, the same float operations in the same order), plus the bias, through tanh.
         values = [float(x) for x in features]
