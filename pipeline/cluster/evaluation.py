@@ -108,7 +108,7 @@ class EvaluationClient:
         self.slots = slots or self.workers()  # the slots a run plans on (clusters.planned_slots)
         self.timings: list[BatchTiming] = []
         self.unfinished: list[SubmittedBatch] = []  # submitted batches not wholly handed back yet
-        self.worker_cpu, self.games_received = WorkerCPU(), 0  # for cpu_per_game
+        self.worker_cpu, self.games_received = WorkerCPU(), 0  # for cpu_and_games
 
     def cpu_and_games(self) -> tuple[float | None, int]:
         """The workers' CPU seconds, all of it, and the games handed back, both since the last

@@ -1,6 +1,6 @@
 """The CPU the worker processes spend, all of it (the games, their records, task set-up, Dask's own
 work in the worker), set against the games they handed back: what a run's games cost as a whole,
-beside what playing them alone costs (tools/bench/run_overhead.py)."""
+beside what playing them alone costs (tools/run_overhead.py)."""
 from __future__ import annotations
 
 import time
