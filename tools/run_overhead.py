@@ -1,9 +1,10 @@
 """A run's worker CPU per game beside the same decks' games played alone: `python -m tools.run_overhead
-RUN_DIR [--decks 20]`.
+RUN_DIR [--decks 20] [--since N]`.
 
 The run's figure is its workers' whole CPU (the games, their records, task set-up, seeds, Dask's
 own work in the worker) over the games they handed back: `workers_cpu_s` over `games_received`,
-summed over the metrics.jsonl rows that have them. The figure alone is a sample of the decks those
+summed over the metrics.jsonl rows that have them (with `--since N`, only rows that begin at
+evaluation N or later: one engine's stretch of a run resumed on another). The figure alone is a sample of the decks those
 rows evaluated (decks.npz), evenly spread, each deck's games played here in this one process as a
 worker plays them (worker_tasks.play_chunk, the run's settings and seeds), timed in process CPU.
 Both are printed with their ratio: what a run spends on a game beyond playing it. Run it on a
@@ -28,15 +29,16 @@ from pipeline.state.config import validate
 from workers.inputs import ArgumentParser, InputError, int_in
 
 
-def run_figures(run_dir: Path) -> tuple[float, int, range]:
+def run_figures(run_dir: Path, since: int = 0) -> tuple[float, int, range]:
     """(workers' CPU seconds, games handed back, the evaluations they cover) over the rows of
-    metrics.jsonl that measured them."""
+    metrics.jsonl that measured them and begin at evaluation `since` or later."""
     rows = [json.loads(line) for line in (run_dir / run_files.METRICS_FILE).read_text().splitlines() if line.strip()]
-    measured = [i for i, row in enumerate(rows) if "workers_cpu_s" in row]
+    starts = [0] + [row["evaluations"] for row in rows[:-1]]
+    measured = [i for i, row in enumerate(rows) if "workers_cpu_s" in row and starts[i] >= since]
     if not measured:
-        raise InputError(f"{run_dir}: no row of {run_files.METRICS_FILE} measured its workers' CPU (a run of an "
-                         "earlier version, or not one batch in yet)")
-    first = rows[measured[0] - 1]["evaluations"] if measured[0] else 0
+        raise InputError(f"{run_dir}: no row of {run_files.METRICS_FILE} from evaluation {since} on measured its "
+                         "workers' CPU (a run of an earlier version, or not one batch in yet)")
+    first = starts[measured[0]]
     return (sum(rows[i]["workers_cpu_s"] for i in measured), sum(rows[i]["games_received"] for i in measured),
             range(first, rows[measured[-1]]["evaluations"]))
 
@@ -61,9 +63,11 @@ def main(argv=None) -> int:
     parser = ArgumentParser(prog="python -m tools.run_overhead", description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path)
     parser.add_argument("--decks", type=int_in(1, 10_000), default=20, help="decks played alone (default 20)")
+    parser.add_argument("--since", type=int_in(0, 10**9), default=0,
+                        help="only rows that begin at this evaluation or later (default 0: all)")
     args = parser.parse_args(argv)
     try:
-        cpu, games, covered = run_figures(args.run_dir)
+        cpu, games, covered = run_figures(args.run_dir, args.since)
         sample = np.unique(np.linspace(covered.start, covered.stop - 1, args.decks).round().astype(int))
         alone, played = alone_cpu_per_game(args.run_dir, sample)
     except (InputError, OSError, ValueError) as exc:

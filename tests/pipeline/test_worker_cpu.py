@@ -20,12 +20,16 @@ def test_every_batch_logs_its_workers_cpu_and_games_and_the_tool_compares_them(t
     said = capsys.readouterr().out
     assert f"over {rows[-1]['evaluations'] * GAMES:,} games, evaluations 0-{rows[-1]['evaluations'] - 1})" in said
     assert "18 games of 3 of those decks" in said and "ratio:" in said
+    # --since takes the rows from that evaluation on: here the last one alone
+    cpu, games, covered = run_overhead.run_figures(tmp_path, since=rows[1]["evaluations"])
+    assert (cpu, games) == (rows[2]["workers_cpu_s"], rows[2]["games_received"])
+    assert covered == range(rows[1]["evaluations"], rows[2]["evaluations"])
 
 
 def test_a_run_that_did_not_measure_is_named(tmp_path, capsys):
     (tmp_path / "metrics.jsonl").write_text(json.dumps({"evaluations": 100, "batch": 100}) + "\n")
     assert run_overhead.main([str(tmp_path)]) == 2
-    assert "no row of metrics.jsonl measured its workers' CPU" in capsys.readouterr().err
+    assert "no row of metrics.jsonl from evaluation 0 on measured its workers' CPU" in capsys.readouterr().err
 
 
 def test_workers_run_without_dasks_profiler_and_with_slow_timers(tmp_path, monkeypatch):
