@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -111,11 +110,9 @@ def _kept_games(folder: Path, digest: str) -> list:
 
 def _keep_games(folder: Path, digest: str, targets: list) -> None:
     from ..cluster.stops import stops_deferred
-    path = Path(folder) / TRANSFER_GAMES
-    tmp = path.with_name(f".{TRANSFER_GAMES}.tmp-{os.getpid()}")
-    with stops_deferred():  # written whole and renamed into place
-        tmp.write_text(json.dumps({"elites": digest, "targets": [[float(v) for v in t] for t in targets]}) + "\n")
-        os.replace(tmp, path)
+    text = json.dumps({"elites": digest, "targets": [[float(v) for v in t] for t in targets]}) + "\n"
+    with stops_deferred():
+        run_files.replace_whole(Path(folder) / TRANSFER_GAMES, lambda tmp: Path(tmp).write_text(text))
 
 
 def transfer(folder: Path) -> dict | None:

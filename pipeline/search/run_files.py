@@ -25,7 +25,7 @@ SURROGATE_FILE = "surrogate.pt"
 SURROGATE_ELITES_FILE = "surrogate_elites.npz"
 
 
-def _replace(path: Path, write) -> None:
+def replace_whole(path: Path, write) -> None:
     """Write through a temporary file and rename, so a reader never sees half a file; a write
     that fails (a full disk) leaves the previous file and raises RunDirError naming the folder."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
@@ -46,7 +46,7 @@ def write_metrics(run_dir: Path, history: list[dict]) -> None:
         with open(tmp, "w") as f:
             for row in history:
                 f.write(json.dumps(row, sort_keys=True) + "\n")
-    _replace(Path(run_dir) / METRICS_FILE, write)
+    replace_whole(Path(run_dir) / METRICS_FILE, write)
 
 
 def write_heatmap(run_dir: Path, archive, spec: ArchiveSpec, title: str) -> None:
@@ -75,7 +75,7 @@ def write_heatmap(run_dir: Path, archive, spec: ArchiveSpec, title: str) -> None
     ax.set_title(title if len(names) < 3 else f"{title}\n(each cell: the best over {describe(names[2])})",
                  fontsize=10 if len(names) == 3 else None)
     fig.tight_layout()
-    _replace(Path(run_dir) / HEATMAP_FILE, lambda tmp: fig.savefig(tmp, format="png", dpi=100))
+    replace_whole(Path(run_dir) / HEATMAP_FILE, lambda tmp: fig.savefig(tmp, format="png", dpi=100))
     plt.close(fig)
 
 
@@ -111,7 +111,7 @@ def _write_cvt_picture(run_dir: Path, archive, spec: ArchiveSpec, title: str) ->
         ax.set_ylabel(describe(names[j]))
     fig.colorbar(shown, ax=list(axes[0]), label=describe(spec.behavior.objective))
     fig.suptitle(f"{title} (CVT, {spec.cvt_cells} cells)", fontsize=10)
-    _replace(Path(run_dir) / HEATMAP_FILE, lambda tmp: fig.savefig(tmp, format="png", dpi=100))
+    replace_whole(Path(run_dir) / HEATMAP_FILE, lambda tmp: fig.savefig(tmp, format="png", dpi=100))
     plt.close(fig)
 
 
@@ -144,15 +144,15 @@ def write_best_decks(run_dir: Path, archive, space: DeckSpace, n: int, spec: Arc
         lines += [f"## {rank}. {short[behavior.objective]} {d['objective']:+.2f}, win rate {t['win_rate']:.1%}, "
                   f"{said} (evaluation {d['eval_id']})",
                   "", f"Deck code: `{d['deck_code']}`", "", *[f"- {c}" for c in d["cards"]], ""]
-    _replace(Path(run_dir) / BEST_DECKS_FILE, lambda tmp: Path(tmp).write_text("\n".join(lines)))
-    _replace(Path(run_dir) / BEST_DECKS_JSON, lambda tmp: Path(tmp).write_text(json.dumps(decks, indent=1)))
+    replace_whole(Path(run_dir) / BEST_DECKS_FILE, lambda tmp: Path(tmp).write_text("\n".join(lines)))
+    replace_whole(Path(run_dir) / BEST_DECKS_JSON, lambda tmp: Path(tmp).write_text(json.dumps(decks, indent=1)))
 
 
 def write_ccdf(run_dir: Path, archive, spec: ArchiveSpec) -> None:
     """The paper's CCDF: % of all cells whose elite has f > t, t = -30 ... 30."""
     thresholds, share = ccdf(archive, spec)
     text = "threshold,percent_of_cells\n" + "".join(f"{t},{p:.4f}\n" for t, p in zip(thresholds, share))
-    _replace(Path(run_dir) / CCDF_FILE, lambda tmp: Path(tmp).write_text(text))
+    replace_whole(Path(run_dir) / CCDF_FILE, lambda tmp: Path(tmp).write_text(text))
 
 
 def _scores(spec: ArchiveSpec, objective: np.ndarray, targets: np.ndarray, measures: np.ndarray):
@@ -181,7 +181,7 @@ def write_archive_csv(run_dir: Path, archive, spec: ArchiveSpec, space: DeckSpac
     for i in range(len(data["index"])):
         writer.writerow([int(data["index"][i]), *(f"{v:.6g}" for v in values[i]), int(data["eval_id"][i]),
                          "; ".join(space.describe(data["solution"][i]))])
-    _replace(Path(run_dir) / ARCHIVE_CSV, lambda tmp: Path(tmp).write_text(out.getvalue()))
+    replace_whole(Path(run_dir) / ARCHIVE_CSV, lambda tmp: Path(tmp).write_text(out.getvalue()))
 
 
 def write_evaluations_csv(run_dir: Path, objective: np.ndarray, measures: np.ndarray, targets: np.ndarray,
@@ -193,7 +193,7 @@ def write_evaluations_csv(run_dir: Path, objective: np.ndarray, measures: np.nda
     rows = [f"{i},{int(it)}," + ",".join(f"{v:.6g}" for v in row)
             for i, (it, row) in enumerate(zip(iterations, values))]
     header = ",".join(["eval_id", "outer_iteration", *names])
-    _replace(Path(run_dir) / EVALUATIONS_CSV, lambda tmp: Path(tmp).write_text("\n".join([header, *rows]) + "\n"))
+    replace_whole(Path(run_dir) / EVALUATIONS_CSV, lambda tmp: Path(tmp).write_text("\n".join([header, *rows]) + "\n"))
 
 
 def write_decks(run_dir: Path, decks: np.ndarray, space: DeckSpace, name: str = DECKS_FILE,
@@ -209,7 +209,7 @@ def write_decks(run_dir: Path, decks: np.ndarray, space: DeckSpace, name: str = 
     def write(tmp):
         with open(tmp, "wb") as f:  # a file, not a name: numpy would add ".npz" to the temporary one
             np.savez_compressed(f, cards=cards, pool=np.array(space.ids), **columns)
-    _replace(Path(run_dir) / name, write)
+    replace_whole(Path(run_dir) / name, write)
 
 
 def write_surrogate_elites(run_dir: Path, elites: dict[str, np.ndarray], space: DeckSpace) -> None:
@@ -236,7 +236,7 @@ def write_surrogate(run_dir: Path, state: bytes) -> None:
     """surrogate.pt: the surrogate as it is now (Surrogate.model_bytes: its weights, kind and
     shape, no optimiser state; about 110 KB for the protocol's MLP), the final one once the run
     is finished."""
-    _replace(Path(run_dir) / SURROGATE_FILE, lambda tmp: Path(tmp).write_bytes(state))
+    replace_whole(Path(run_dir) / SURROGATE_FILE, lambda tmp: Path(tmp).write_bytes(state))
 
 
 def write_archive_page(run_dir: Path, archive, spec: ArchiveSpec, space: DeckSpace, title: str) -> None:
@@ -244,4 +244,4 @@ def write_archive_page(run_dir: Path, archive, spec: ArchiveSpec, space: DeckSpa
     that it can be opened (and reloaded) while the run goes on."""
     text = archive_html(archive_arrays(archive), display_spec(archive, spec), space, title,
                         centroids=getattr(archive, "centroids", None) if spec.kind == "cvt" else None)
-    _replace(Path(run_dir) / ARCHIVE_PAGE, lambda tmp: Path(tmp).write_text(text))
+    replace_whole(Path(run_dir) / ARCHIVE_PAGE, lambda tmp: Path(tmp).write_text(text))

@@ -121,7 +121,7 @@ def weights_document(weights, *, description: str, **info) -> dict:
 
 
 def write_json(path: Path, document) -> None:
-    run_files._replace(Path(path), lambda tmp: Path(tmp).write_text(json.dumps(document, indent=1)))
+    run_files.replace_whole(Path(path), lambda tmp: Path(tmp).write_text(json.dumps(document, indent=1)))
 
 
 # --- the run ------------------------------------------------------------------------------------
@@ -297,7 +297,7 @@ def write_best_table(run_dir: Path, elites: list[dict], behavior: BehaviorSpace)
     lines += [f"| {r} | {e['objective']:+.2f} | {e['win_rate']:.1%} | "
               + "".join(f"{m:.2f} | " for m in e["measures"]) + f"{e['eval_id']} | {tuple(e['cell'])} |"
               for r, e in enumerate(elites, 1)]
-    run_files._replace(Path(run_dir) / BEST_MD, lambda tmp: Path(tmp).write_text("\n".join(lines) + "\n"))
+    run_files.replace_whole(Path(run_dir) / BEST_MD, lambda tmp: Path(tmp).write_text("\n".join(lines) + "\n"))
 
 
 # --- plausibility of a loaded checkpoint ---------------------------------------------------------
