@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from mypy_extensions import mypyc_attr
+
 from .cardspec import Script
 from .entities import Card, Minion, Player, Weapon
 from .moves import Moves
 from .zones import NO_TARGET, _entry_watcher
 
 
+@mypyc_attr(acyclic=True)
 class CardPlay(Moves):
     __slots__ = ()
 

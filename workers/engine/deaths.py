@@ -6,6 +6,8 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from .entities import Minion, Weapon
 from .triggers import Triggers
 from .zones import AURA_MARKS
@@ -13,6 +15,7 @@ from .zones import AURA_MARKS
 _order: Final = attrgetter("order")
 
 
+@mypyc_attr(acyclic=True)
 class Deaths(Triggers):
     __slots__ = ()
 

@@ -4,12 +4,15 @@ that end with a turn or an attack. The card scripts are written with these (a la
 GameState: see zones.py)."""
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from .cardspec import CardDef
 from .deaths import Deaths
 from .entities import Card, Hero, Minion, Weapon
 from .zones import AURA_MARKS, MAX_BOARD, MAX_HAND, MAX_MANA, _entry_watcher
 
 
+@mypyc_attr(acyclic=True)
 class Effects(Deaths):
     __slots__ = ()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Final
 
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 from .actions import ATTACK, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY
 from .cardspec import CardDef
@@ -83,6 +83,7 @@ def _hand_hash(p: Player) -> i64:
 COMPILED: Final = compiled()  # whether this module runs compiled (state_hash's form)
 
 
+@mypyc_attr(acyclic=True)
 class GameState(Turns):
     __slots__ = ()
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from .cardspec import HEARD_EVENTS
 from .entities import Minion
 from .zones import Zones
@@ -15,6 +17,7 @@ _NO_LISTENERS: Final[list[tuple[int, Any, tuple]]] = []  # shared: callers only 
 _NOTHING_HEARD: Final[frozenset[str]] = frozenset()
 
 
+@mypyc_attr(acyclic=True)
 class Triggers(Zones):
     __slots__ = ()
 
