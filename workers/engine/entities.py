@@ -12,6 +12,8 @@ compiles: typed fields, and a blank instance made by calling the class with no a
 are `acyclic` (mypyc_attr): a game's objects never form a reference cycle (reference counting
 frees each one), so they are not tracked by the cyclic collector, and a copy allocates and frees
 them without its bookkeeping. (Were one ever part of a cycle, the cycle would be kept, not freed.)
+Those a copy makes keep the last one freed for the next one made (`free_list_len`): the beam
+search drops many copies as soon as it has hashed them.
 """
 from __future__ import annotations
 
@@ -52,7 +54,7 @@ MINION_FIELDS = (
 )
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Minion:
     __slots__ = MINION_FIELDS
 
@@ -196,7 +198,7 @@ class Minion:
 WEAPON_FIELDS = ("uid", "cdef", "atk", "durability", "aura_atk")
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Weapon:
     __slots__ = WEAPON_FIELDS
 
@@ -224,7 +226,7 @@ HERO_FIELDS = ("uid", "cdef", "owner", "health", "max_health", "armor", "turn_at
                "immune")  # Immune (Gladiator's Longbow while attacking)
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Hero:
     __slots__ = HERO_FIELDS
 
@@ -292,7 +294,7 @@ PLAYER_FIELDS = (
 )
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Player:
     """One side of the game. `index` is 0 or 1; entities refer to their owner by index."""
 

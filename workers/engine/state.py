@@ -83,7 +83,7 @@ def _hand_hash(p: Player) -> i64:
 COMPILED: Final = compiled()  # whether this module runs compiled (state_hash's form)
 
 
-@mypyc_attr(acyclic=True)
+@mypyc_attr(acyclic=True, free_list_len=1)  # the last one freed is kept for the next (entities.py)
 class GameState(Turns):
     __slots__ = ()
 
