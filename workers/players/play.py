@@ -12,6 +12,7 @@ from ..engine.actions import END, END_TURN, Action
 from ..engine.rng import GOLDEN, MASK64, advance, below_halves, derive, join, mix, split
 from ..engine.state import GameState
 from .game_counters import GameCounters
+from .scores import NeuralNetScore
 
 Observer = Callable[[GameState], None]
 _score: Final = itemgetter(0)  # a beam child's score (C, not a call into Python)
@@ -227,6 +228,7 @@ def beam_level(beam: list[tuple[GameState, tuple]], me: int, score: Callable[[Ga
     seen = set()
     children = []
     expanded = 0
+    net = score if isinstance(score, NeuralNetScore) else None  # the usual score, called natively
     for state, line in beam:
         state.keep_hand_hashes()  # for all its children
         moves = state.legal_moves()  # plain tuples; the chosen line becomes Actions
@@ -237,18 +239,21 @@ def beam_level(beam: list[tuple[GameState, tuple]], me: int, score: Callable[[Ga
             child = state if move is last else state.copy()
             child.apply(move, check=False)
             expanded += 1
-            if move[0] == END_TURN or child.done or child.current != me:
+            kind: int = move[0]  # a native int, compared without a boxed END_TURN
+            if kind == END_TURN or child.done or child.current != me:
                 # A turn-ending child needs no hash: it cannot equal a child that goes on
                 # (whose turn it is, and whether it is over, are hashed), and one equal to an
                 # earlier candidate scores the same, so it could not win.
-                ended.append((score(child, me), line + (move,), child))
+                ended.append((net.value(child, me) if net is not None else score(child, me),
+                              line + (move,), child))
                 continue
-            key = child.state_hash()
+            key: object = child.state_hash()  # boxed once for the set, not at each use
             if key in seen:
                 continue
             seen.add(key)
             # the line is made only for the children kept
-            children.append((score(child, me), child, line, move))
+            children.append((net.value(child, me) if net is not None else score(child, me),
+                             child, line, move))
     children.sort(key=_score, reverse=True)  # stable, reversed too: ties keep option order
     return [(child, line + (move,)) for _, child, line, move in children[:width]], expanded
 
