@@ -227,7 +227,7 @@ class GameState(Turns):
         if check:
             if action not in self.legal_moves():
                 raise IllegalActionError(f"illegal action {action!r} for player {self.current}")
-            action = tuple(map(int, action))
+            action = (int(action[0]), int(action[1]), int(action[2]), int(action[3]))  # (numpy's too)
         kind: int
         index: int
         target: int
