@@ -33,9 +33,13 @@ class Triggers(Zones):
 
     def _run_hooks(self, event: str, listeners: list[tuple[int, Any, tuple]], args: tuple) -> bool:
         """fire's work, for `listeners` = self._listeners(event)."""
+        two = len(args) == 2  # fire2's events, the usual ones: a call without a tuple built
         for owner, me, hooks in listeners:
             for hook in hooks:
-                hook(self, owner, me, *args)
+                if two:
+                    hook(self, owner, me, args[0], args[1])
+                else:
+                    hook(self, owner, me, *args)
         ran = len(listeners) > 0
         # Secrets only trigger on their owner's opponent's turn.
         waiting = self.players[1 - self.current].secrets

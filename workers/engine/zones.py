@@ -165,7 +165,12 @@ class Zones:
     def alive(self, entity: Hero | Minion) -> bool:
         if isinstance(entity, Hero):
             return entity.health > 0
-        return not entity.doomed() and entity in self.players[entity.owner].board
+        if entity.doomed():
+            return False
+        for m in self.players[entity.owner].board:  # by identity: `in` compared each through Python
+            if m is entity:
+                return True
+        return False
 
     def spell_power(self, owner: int) -> int:
         return sum(m.spell_damage for m in self.players[owner].board if not m.silenced)
