@@ -12,7 +12,7 @@ from ..engine.actions import END, END_TURN, Action
 from ..engine.rng import GOLDEN, MASK64, advance, below_halves, derive, join, mix, split
 from ..engine.state import GameState
 from .game_counters import GameCounters
-from .scores import NeuralNetScore
+from .scores import NeuralNetScore, aggro_score, control_score
 
 Observer = Callable[[GameState], None]
 _score: Final = itemgetter(0)  # a beam child's score (C, not a call into Python)
@@ -228,7 +228,9 @@ def beam_level(beam: list[tuple[GameState, tuple]], me: int, score: Callable[[Ga
     seen = set()
     children = []
     expanded = 0
-    net = score if isinstance(score, NeuralNetScore) else None  # the usual score, called natively
+    # The protocol's scores are called natively (a call of `score` goes through Python)
+    net = score if isinstance(score, NeuralNetScore) else None
+    kind = _AGGRO if score is aggro_score else _CONTROL if score is control_score else _OTHER
     for state, line in beam:
         state.keep_hand_hashes()  # for all its children
         moves = state.legal_moves()  # plain tuples; the chosen line becomes Actions
@@ -239,23 +241,39 @@ def beam_level(beam: list[tuple[GameState, tuple]], me: int, score: Callable[[Ga
             child = state if move is last else state.copy()
             child.apply(move, check=False)
             expanded += 1
-            kind: int = move[0]  # a native int, compared without a boxed END_TURN
-            if kind == END_TURN or child.done or child.current != me:
+            action: int = move[0]  # a native int, compared without a boxed END_TURN
+            if action == END_TURN or child.done or child.current != me:
                 # A turn-ending child needs no hash: it cannot equal a child that goes on
                 # (whose turn it is, and whether it is over, are hashed), and one equal to an
                 # earlier candidate scores the same, so it could not win.
-                ended.append((net.value(child, me) if net is not None else score(child, me),
-                              line + (move,), child))
+                ended.append((_score_of(child, me, net, kind, score), line + (move,), child))
                 continue
             key: object = child.state_hash()  # boxed once for the set, not at each use
             if key in seen:
                 continue
             seen.add(key)
             # the line is made only for the children kept
-            children.append((net.value(child, me) if net is not None else score(child, me),
-                             child, line, move))
+            children.append((_score_of(child, me, net, kind, score), child, line, move))
     children.sort(key=_score, reverse=True)  # stable, reversed too: ties keep option order
     return [(child, line + (move,)) for _, child, line, move in children[:width]], expanded
+
+
+_OTHER: Final = 0  # beam_level's kinds of score: any callable
+_AGGRO: Final = 1
+_CONTROL: Final = 2
+
+
+def _score_of(g: GameState, me: int, net: NeuralNetScore | None, kind: int,
+              score: Callable[[GameState, int], float]) -> float:
+    """score(g, me), the protocol's scores called natively: `net` when it is the network,
+    else by `kind`."""
+    if net is not None:
+        return net.value(g, me)
+    if kind == _AGGRO:
+        return aggro_score(g, me)
+    if kind == _CONTROL:
+        return control_score(g, me)
+    return score(g, me)
 
 
 def _deck_sizes(g: GameState) -> list[int]:
