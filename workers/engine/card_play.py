@@ -150,7 +150,7 @@ class CardPlay(Moves):
         battlecry, then it is equipped."""
         if self._resolve_ends_game(self._fire_played(pi, card)):
             return False
-        new_weapon = Weapon(card.uid, card.cdef)
+        new_weapon = Weapon.new(card.uid, card.cdef)
         if effect is not None:
             effect(self, pi, new_weapon, target)
         self.equip(pi, new_weapon)

@@ -118,7 +118,7 @@ class Effects(Deaths):
             _entry_watcher[0](self, "transform", (minion, card_id))
         board = self.players[minion.owner].board
         i = board.index(minion)
-        new = Minion(self.new_uid(), self.library[card_id], minion.owner, minion.order)
+        new = Minion.new(self.new_uid(), self.library[card_id], minion.owner, minion.order)
         new.sick = not new.charge
         new.frozen = minion.frozen
         board[i] = new
@@ -137,7 +137,7 @@ class Effects(Deaths):
         if len(board) >= MAX_BOARD:
             return None
         self.next_order += 1
-        minion = Minion(self.new_uid() if uid is None else uid, cdef, owner, self.next_order)
+        minion = Minion.new(self.new_uid() if uid is None else uid, cdef, owner, self.next_order)
         minion.sick = not minion.charge  # SabberStone: a silence later does not exhaust it
         if position is None or position > len(board):
             position = len(board)
@@ -216,7 +216,7 @@ class Effects(Deaths):
         if _entry_watcher:
             _entry_watcher[0](self, "equip", (owner, new_weapon))
         if isinstance(new_weapon, str):
-            new_weapon = Weapon(self.new_uid(), self.library[new_weapon])
+            new_weapon = Weapon.new(self.new_uid(), self.library[new_weapon])
         p = self.players[owner]
         old = p.weapon
         p.weapon = new_weapon

@@ -327,7 +327,7 @@ def lord_jaraxxus(g, owner, me, target):
     hero at 15 of 15 Health, no armour, not frozen, a fresh INFERNO! and Blood Fury."""
     p = g.players[owner]
     p.board.remove(me)
-    hero = Hero(g.new_uid(), g.library["EX1_323h"], owner, g.library["EX1_tk33"])
+    hero = Hero.new(g.new_uid(), g.library["EX1_323h"], owner, g.library["EX1_tk33"])
     p.hero = hero
     g.equip(owner, "EX1_323w")
 
