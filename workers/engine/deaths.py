@@ -80,7 +80,8 @@ class Deaths(Triggers):
                     if sources is None:
                         sources = []
                     sources.append(m)
-                if m.doomed():
+                # doomed(), written out: this asks it of every minion after every action
+                if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
                     if dead is None:
                         dead = []
                     dead.append(m)

@@ -105,11 +105,14 @@ def _hand_cost(g: GameState, me: int, own: Player) -> int:
 
 
 def _board_sums(board: list[Minion]) -> tuple[int, int, int]:
-    """(attack, health, taunt health) of one board."""
+    """(attack, health, taunt health) of one board. Minion.atk and Minion.health written out:
+    this runs for both boards of every state scored, and compiled, each was a call."""
     atk = health = taunt = 0
     for m in board:
-        atk += m.atk
-        value = m.health
+        value = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
+        if value > 0:
+            atk += value
+        value = m.base_health + m.health_bonus + m.aura_health - m.damage
         health += value
         if m.taunt:
             taunt += value
