@@ -163,6 +163,26 @@ static int memo_make_room(Memo *memo) {
     return 0;
 }
 
+/* A feature as a native integer (*overflow set beyond 64 bits): a small int read in place, as
+   most are, without the call through the C API. */
+static long long feature_value(PyObject *x, int *overflow) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyLong_CheckExact(x) && PyUnstable_Long_IsCompact((PyLongObject *)x)) {
+        *overflow = 0;
+        return (long long)PyUnstable_Long_CompactValue((PyLongObject *)x);
+    }
+#else
+    if (PyLong_CheckExact(x)) {
+        Py_ssize_t size = Py_SIZE(x);
+        if (size == 0 || size == 1 || size == -1) {  /* one 30-bit digit, its sign the size's */
+            *overflow = 0;
+            return size == 0 ? 0 : size * (long long)((PyLongObject *)x)->ob_digit[0];
+        }
+    }
+#endif
+    return PyLong_AsLongLongAndOverflow(x, overflow);
+}
+
 static PyObject *score(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     if (nargs != 4 || !PyTuple_Check(args[0]) || !PyBytes_Check(args[1]) || !PyTuple_Check(args[2])) {
@@ -178,7 +198,7 @@ static PyObject *score(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     int keyed = PyTuple_GET_SIZE(features) == n;  /* else run() raises */
     for (Py_ssize_t i = 0; keyed && i < n; i++) {
         int overflow;
-        long long value = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(features, i), &overflow);
+        long long value = feature_value(PyTuple_GET_ITEM(features, i), &overflow);
         if (value == -1 && PyErr_Occurred())
             return NULL;
         keyed = !overflow;  /* a feature beyond 64 bits: scored without the memo */
