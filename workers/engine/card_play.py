@@ -47,7 +47,7 @@ class CardPlay(Moves):
         cdef = card.cdef
         cost = self.cost_of(pi, card)
         # (no call unless the list is shared or has a hash value kept: see hand_to_change)
-        del (self.hand_to_change(pi) if p.hand_shared or p.hand_hash_of is not None else p.hand)[hand_index]
+        (self.hand_to_change(pi) if p.hand_shared or p.hand_hash_of is not None else p.hand).pop(hand_index)
         p.mana -= cost
         p.used_mana += cost
         combo_active = p.cards_played > 0
