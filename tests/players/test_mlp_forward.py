@@ -43,3 +43,33 @@ def test_other_layer_sizes_and_bad_arguments():
         scores.c_forward(net.sizes, net.params[:-8], _features(rng))
     with pytest.raises(TypeError):
         scores.c_forward(net.sizes, list(net.params), _features(rng))
+
+
+def test_the_memoized_c_score_is_the_python_score():
+    """scores.c_score (NeuralNetScore's memoized score in C) gives float(int(forward * 1e6)),
+    the Python path's value, bit for bit: found in the memo or not, with the memo grown and
+    emptied, and for features beyond 64 bits (scored without the memo)."""
+    rng = random.Random(7)
+    net = NeuralNetScore([rng.uniform(-4, 4) for _ in range(109)])
+    memo = scores.c_new_memo(15)
+    known = [_features(rng) for _ in range(300)]
+
+    def python_score(x):
+        return float(int(net.forward_in_python(x) * 1e6))
+
+    for _ in range(4000):
+        x = rng.choice(known) if rng.random() < 0.5 else _features(rng)
+        assert scores.c_score(net.sizes, net.params, x, memo).hex() == python_score(x).hex()
+    for k in range(70_000):  # past the memo's 65,536 entries: emptied once
+        x = (k,) + known[k % 300][1:]
+        value = scores.c_score(net.sizes, net.params, x, memo)
+        if k % 997 == 0:
+            assert value.hex() == python_score(x).hex()
+    for x in known:
+        assert scores.c_score(net.sizes, net.params, x, memo).hex() == python_score(x).hex()
+    huge = (2 ** 70,) + known[0][1:]
+    assert scores.c_score(net.sizes, net.params, huge, memo).hex() == python_score(huge).hex()
+    with pytest.raises(ValueError):
+        scores.c_score(net.sizes, net.params, (1, 2, 3), memo)
+    with pytest.raises(ValueError):
+        scores.c_new_memo(0)

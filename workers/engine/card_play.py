@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from mypy_extensions import mypyc_attr
+
 from .cardspec import Script
 from .entities import Card, Minion, Player, Weapon
 from .moves import Moves
 from .zones import NO_TARGET, _entry_watcher
 
 
+@mypyc_attr(acyclic=True)
 class CardPlay(Moves):
     __slots__ = ()
 
@@ -44,7 +47,7 @@ class CardPlay(Moves):
         cdef = card.cdef
         cost = self.cost_of(pi, card)
         # (no call unless the list is shared or has a hash value kept: see hand_to_change)
-        del (self.hand_to_change(pi) if p.hand_shared or p.hand_hash_of is not None else p.hand)[hand_index]
+        (self.hand_to_change(pi) if p.hand_shared or p.hand_hash_of is not None else p.hand).pop(hand_index)
         p.mana -= cost
         p.used_mana += cost
         combo_active = p.cards_played > 0
@@ -147,7 +150,7 @@ class CardPlay(Moves):
         battlecry, then it is equipped."""
         if self._resolve_ends_game(self._fire_played(pi, card)):
             return False
-        new_weapon = Weapon(card.uid, card.cdef)
+        new_weapon = Weapon.new(card.uid, card.cdef)
         if effect is not None:
             effect(self, pi, new_weapon, target)
         self.equip(pi, new_weapon)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from .effects import Effects
 from .entities import Hero, Minion, Player
 
@@ -19,6 +21,7 @@ def _count_attack(attacker: Hero | Minion) -> None:
         attacker.attacks += 1
 
 
+@mypyc_attr(acyclic=True)
 class Combat(Effects):
     __slots__ = ()
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from .entities import Minion, Weapon
 from .triggers import Triggers
 from .zones import AURA_MARKS
@@ -13,6 +15,7 @@ from .zones import AURA_MARKS
 _order: Final = attrgetter("order")
 
 
+@mypyc_attr(acyclic=True)
 class Deaths(Triggers):
     __slots__ = ()
 
@@ -77,7 +80,8 @@ class Deaths(Triggers):
                     if sources is None:
                         sources = []
                     sources.append(m)
-                if m.doomed():
+                # doomed(), written out: this asks it of every minion after every action
+                if m.destroyed or m.damage >= m.base_health + m.health_bonus + m.aura_health:
                     if dead is None:
                         dead = []
                     dead.append(m)

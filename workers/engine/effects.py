@@ -4,12 +4,15 @@ that end with a turn or an attack. The card scripts are written with these (a la
 GameState: see zones.py)."""
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from .cardspec import CardDef
 from .deaths import Deaths
 from .entities import Card, Hero, Minion, Weapon
 from .zones import AURA_MARKS, MAX_BOARD, MAX_HAND, MAX_MANA, _entry_watcher
 
 
+@mypyc_attr(acyclic=True)
 class Effects(Deaths):
     __slots__ = ()
 
@@ -115,7 +118,7 @@ class Effects(Deaths):
             _entry_watcher[0](self, "transform", (minion, card_id))
         board = self.players[minion.owner].board
         i = board.index(minion)
-        new = Minion(self.new_uid(), self.library[card_id], minion.owner, minion.order)
+        new = Minion.new(self.new_uid(), self.library[card_id], minion.owner, minion.order)
         new.sick = not new.charge
         new.frozen = minion.frozen
         board[i] = new
@@ -134,7 +137,7 @@ class Effects(Deaths):
         if len(board) >= MAX_BOARD:
             return None
         self.next_order += 1
-        minion = Minion(self.new_uid() if uid is None else uid, cdef, owner, self.next_order)
+        minion = Minion.new(self.new_uid() if uid is None else uid, cdef, owner, self.next_order)
         minion.sick = not minion.charge  # SabberStone: a silence later does not exhaust it
         if position is None or position > len(board):
             position = len(board)
@@ -213,7 +216,7 @@ class Effects(Deaths):
         if _entry_watcher:
             _entry_watcher[0](self, "equip", (owner, new_weapon))
         if isinstance(new_weapon, str):
-            new_weapon = Weapon(self.new_uid(), self.library[new_weapon])
+            new_weapon = Weapon.new(self.new_uid(), self.library[new_weapon])
         p = self.players[owner]
         old = p.weapon
         p.weapon = new_weapon

@@ -7,14 +7,23 @@ times faster than `copy.copy`; game copies are the beam search's main cost). Eac
 its fields once (`*_FIELDS`); a test checks that `copy` takes every one of them.
 
 This module is compiled with `state` (workers/engine/native.py), so it keeps to what mypyc
-compiles: typed fields, and a blank instance made by calling the class with no arguments
-(`copy` fills it in), since a compiled class cannot be made without its `__init__`.
+compiles: fields typed on the class, and no `__init__`: `Minion()` is a blank (compiled, a bare
+allocation, where an `__init__` with defaults was a call per copy) that `copy` fills in, and
+`Minion.new(...)` makes one from its card (so for the other classes). The classes
+are `acyclic` (mypyc_attr): a game's objects never form a reference cycle (reference counting
+frees each one), so they are not tracked by the cyclic collector, and a copy allocates and frees
+them without its bookkeeping. (Were one ever part of a cycle, the cycle would be kept, not freed.)
+Those a copy makes keep the last one freed for the next one made (`free_list_len`): the beam
+search drops many copies as soon as it has hashed them.
 """
 from __future__ import annotations
+
+from mypy_extensions import mypyc_attr
 
 from .cardspec import CardDef
 
 
+@mypyc_attr(acyclic=True)
 class Card:
     """A card in a deck, hand or secret zone. Immutable once created."""
 
@@ -46,47 +55,86 @@ MINION_FIELDS = (
 )
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Minion:
     __slots__ = MINION_FIELDS
 
-    def __init__(self, uid: int = 0, cdef: CardDef | None = None, owner: int = 0, order: int = 0):
-        if cdef is None:
-            return  # a blank for copy()
-        self.uid = uid
-        self.cdef = cdef
-        self.owner = owner
-        self.order = order  # play order, for triggers and deaths
-        self.base_atk = cdef.atk
-        self.base_health = cdef.health
-        self.atk_bonus = 0  # permanent enchantments (silence removes)
-        self.health_bonus = 0
-        self.turn_atk = 0  # "this turn" attack, cleared at end of turn
-        self.aura_atk = 0  # recomputed from auras after every step
-        self.aura_health = 0
-        self.damage = 0
-        self.taunt = cdef.kw_taunt  # the card's keywords, read once by its CardDef
-        self.divine_shield = cdef.kw_divine_shield
-        self.stealth = cdef.kw_stealth
-        self.windfury = cdef.kw_windfury
-        self.charge = cdef.kw_charge
-        self.cant_attack = cdef.kw_cant_attack
-        self.poisonous = cdef.kw_poisonous
-        self.stealth_until_next_turn = False  # Conceal-style stealth, lost at owner's turn start
-        self.spell_damage = cdef.spell_damage
-        self.frozen = False
-        self.silenced = False
-        self.attacks = 0
-        self.sick = True
-        self.destroyed = False
-        self.deathrattles = cdef.script.deathrattles  # tuple of callables; silence clears
-        self.aura_charge = False
-        self.aura_windfury = False
-        self.counter = 0  # per-minion scratch value some cards need (e.g. Millhouse's turn)
-        self.destroy_at_start_of = -1  # player whose next turn start destroys it (Nightmare); silence clears
-        self.immune = False
-        self.listens = bool(cdef.triggers)
-        self.aura_source = cdef.has_aura
-        self.cost_aura_source = cdef.cost_aura is not None
+    uid: int
+    cdef: CardDef
+    owner: int
+    order: int
+    base_atk: int
+    base_health: int
+    atk_bonus: int
+    health_bonus: int
+    turn_atk: int
+    aura_atk: int
+    aura_health: int
+    damage: int
+    taunt: bool
+    divine_shield: bool
+    stealth: bool
+    windfury: bool
+    charge: bool
+    cant_attack: bool
+    poisonous: bool
+    stealth_until_next_turn: bool
+    spell_damage: int
+    frozen: bool
+    silenced: bool
+    attacks: int
+    sick: bool
+    destroyed: bool
+    deathrattles: tuple
+    aura_charge: bool
+    aura_windfury: bool
+    counter: int
+    destroy_at_start_of: int
+    immune: bool
+    listens: bool
+    aura_source: bool
+    cost_aura_source: bool
+
+    @staticmethod
+    def new(uid: int, cdef: CardDef, owner: int, order: int) -> Minion:
+        """A minion of `cdef` entering play."""
+        new = Minion()
+        new.uid = uid
+        new.cdef = cdef
+        new.owner = owner
+        new.order = order  # play order, for triggers and deaths
+        new.base_atk = cdef.atk
+        new.base_health = cdef.health
+        new.atk_bonus = 0  # permanent enchantments (silence removes)
+        new.health_bonus = 0
+        new.turn_atk = 0  # "this turn" attack, cleared at end of turn
+        new.aura_atk = 0  # recomputed from auras after every step
+        new.aura_health = 0
+        new.damage = 0
+        new.taunt = cdef.kw_taunt  # the card's keywords, read once by its CardDef
+        new.divine_shield = cdef.kw_divine_shield
+        new.stealth = cdef.kw_stealth
+        new.windfury = cdef.kw_windfury
+        new.charge = cdef.kw_charge
+        new.cant_attack = cdef.kw_cant_attack
+        new.poisonous = cdef.kw_poisonous
+        new.stealth_until_next_turn = False  # Conceal-style stealth, lost at owner's turn start
+        new.spell_damage = cdef.spell_damage
+        new.frozen = False
+        new.silenced = False
+        new.attacks = 0
+        new.sick = True
+        new.destroyed = False
+        new.deathrattles = cdef.script.deathrattles  # tuple of callables; silence clears
+        new.aura_charge = False
+        new.aura_windfury = False
+        new.counter = 0  # per-minion scratch value some cards need (e.g. Millhouse's turn)
+        new.destroy_at_start_of = -1  # player whose next turn start destroys it (Nightmare); silence clears
+        new.immune = False
+        new.listens = bool(cdef.triggers)
+        new.aura_source = cdef.has_aura
+        new.cost_aura_source = cdef.cost_aura is not None
+        return new
 
     def copy(self) -> Minion:
         new = Minion()
@@ -189,17 +237,26 @@ class Minion:
 WEAPON_FIELDS = ("uid", "cdef", "atk", "durability", "aura_atk")
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Weapon:
     __slots__ = WEAPON_FIELDS
 
-    def __init__(self, uid: int = 0, cdef: CardDef | None = None):
-        if cdef is None:
-            return  # a blank for copy()
-        self.uid = uid
-        self.cdef = cdef
-        self.atk = cdef.atk
-        self.durability = cdef.durability
-        self.aura_atk = 0
+    uid: int
+    cdef: CardDef
+    atk: int
+    durability: int
+    aura_atk: int
+
+    @staticmethod
+    def new(uid: int, cdef: CardDef) -> Weapon:
+        """A weapon of `cdef`."""
+        new = Weapon()
+        new.uid = uid
+        new.cdef = cdef
+        new.atk = cdef.atk
+        new.durability = cdef.durability
+        new.aura_atk = 0
+        return new
 
     def copy(self) -> Weapon:
         new = Weapon()
@@ -216,28 +273,44 @@ HERO_FIELDS = ("uid", "cdef", "owner", "health", "max_health", "armor", "turn_at
                "immune")  # Immune (Gladiator's Longbow while attacking)
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Hero:
     __slots__ = HERO_FIELDS
 
-    def __init__(self, uid: int = 0, cdef: CardDef | None = None, owner: int = 0,
-                 power: CardDef | None = None):
-        if cdef is None or power is None:
-            return  # a blank for copy()
-        self.uid = uid
-        self.cdef = cdef
-        self.owner = owner
-        self.health = cdef.health
-        self.max_health = cdef.health
-        self.armor = 0
-        self.turn_atk = 0
-        self.attacks = 0
-        self.frozen = False
-        self.power = power
-        self.power_uses = 0
+    uid: int
+    cdef: CardDef
+    owner: int
+    health: int
+    max_health: int
+    armor: int
+    turn_atk: int
+    attacks: int
+    frozen: bool
+    power: CardDef
+    power_uses: int
+    destroyed: bool
+    immune: bool
+
+    @staticmethod
+    def new(uid: int, cdef: CardDef, owner: int, power: CardDef) -> Hero:
+        """A hero of `cdef` with the hero power `power`."""
+        new = Hero()
+        new.uid = uid
+        new.cdef = cdef
+        new.owner = owner
+        new.health = cdef.health
+        new.max_health = cdef.health
+        new.armor = 0
+        new.turn_atk = 0
+        new.attacks = 0
+        new.frozen = False
+        new.power = power
+        new.power_uses = 0
         # Marked dead: by lethal damage (a later heal is too late) or by a poisonous minion it
         # attacked (SabberStone), whatever its Health then.
-        self.destroyed = False
-        self.immune = False
+        new.destroyed = False
+        new.immune = False
+        return new
 
     def copy(self) -> Hero:
         new = Hero()
@@ -283,43 +356,74 @@ PLAYER_FIELDS = (
 )
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Player:
     """One side of the game. `index` is 0 or 1; entities refer to their owner by index."""
 
     __slots__ = PLAYER_FIELDS
 
-    def __init__(self, index: int = 0, hero: Hero | None = None, deck: list[Card] | None = None):
-        if hero is None or deck is None:
-            return  # a blank for copy()
-        self.index = index
-        self.hero = hero
-        self.weapon: Weapon | None = None
-        self.hand: list[Card] = []
-        self.deck = deck
-        self.board: list[Minion] = []
-        self.secrets: list[Card] = []
-        self.mana = 0
-        self.max_mana = 0
-        self.temp_mana = 0
-        self.fatigue = 0
-        self.cards_played = 0  # this turn, for Combo
-        self.minions_played = 0  # this turn, for Pint-Sized Summoner
-        self.spell_discount = 0  # Preparation: next spell this turn costs that much less
-        self.free_spells_turns = 0  # Millhouse Manastorm: spells cost (0) during this many own turns
-        self.pending_cards: tuple = ()  # card ids put in hand at the end of this turn (Headcrack's combo)
-        self.died_this_turn: tuple = ()  # card ids of own minions that died this turn, in order (Whitemane)
-        self.turns = 0  # own turns started
-        self.drawn_this_turn = 0  # cards drawn (burnt ones too) since the current turn started
-        self.used_mana = 0  # mana spent in own current (or last) turn
-        self.overload_owed = 0  # Overload of cards played this turn, locked next turn
-        self.overload_locked = 0  # mana locked this turn by last turn's Overload
+    index: int
+    hero: Hero
+    weapon: Weapon | None
+    hand: list[Card]
+    deck: list[Card]
+    board: list[Minion]
+    secrets: list[Card]
+    mana: int
+    max_mana: int
+    temp_mana: int
+    fatigue: int
+    cards_played: int
+    minions_played: int
+    spell_discount: int
+    free_spells_turns: int
+    turns: int
+    drawn_this_turn: int
+    used_mana: int
+    pending_cards: tuple
+    died_this_turn: tuple
+    overload_owed: int
+    overload_locked: int
+    enchants: tuple
+    hand_shared: bool
+    deck_shared: bool
+    hand_hash_of: list[Card] | None
+    hand_hash: int
+
+    @staticmethod
+    def new(index: int, hero: Hero, deck: list[Card]) -> Player:
+        """Player `index` with its hero and deck, before the game starts."""
+        new = Player()
+        new.index = index
+        new.hero = hero
+        new.weapon = None
+        new.hand = []
+        new.deck = deck
+        new.board = []
+        new.secrets = []
+        new.mana = 0
+        new.max_mana = 0
+        new.temp_mana = 0
+        new.fatigue = 0
+        new.cards_played = 0  # this turn, for Combo
+        new.minions_played = 0  # this turn, for Pint-Sized Summoner
+        new.spell_discount = 0  # Preparation: next spell this turn costs that much less
+        new.free_spells_turns = 0  # Millhouse Manastorm: spells cost (0) during this many own turns
+        new.pending_cards = ()  # card ids put in hand at the end of this turn (Headcrack's combo)
+        new.died_this_turn = ()  # card ids of own minions that died this turn, in order (Whitemane)
+        new.turns = 0  # own turns started
+        new.drawn_this_turn = 0  # cards drawn (burnt ones too) since the current turn started
+        new.used_mana = 0  # mana spent in own current (or last) turn
+        new.overload_owed = 0  # Overload of cards played this turn, locked next turn
+        new.overload_locked = 0  # mana locked this turn by last turn's Overload
         # (kind, uid): "wisdom" (Blessing of Wisdom), "overwhelm" (Power Overwhelming), "immune"
         # (this turn) and "attacking" (Gladiator's Longbow); see GameState._end_enchants.
-        self.enchants: tuple = ()
-        self.hand_shared = False
-        self.deck_shared = False
-        self.hand_hash_of: list[Card] | None = None
-        self.hand_hash = 0
+        new.enchants = ()
+        new.hand_shared = False
+        new.deck_shared = False
+        new.hand_hash_of = None
+        new.hand_hash = 0
+        return new
 
     def copy(self) -> Player:
         new = Player()

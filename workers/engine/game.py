@@ -26,10 +26,10 @@ def new_game(library: dict[str, CardDef], decks: Sequence[Sequence[str]],
     g = GameState.fresh(library, derive(seed, 0x6A4E))
     for index, (deck, hero_class) in enumerate(zip(decks, classes)):
         hero_id, power_id = HEROES[hero_class]
-        hero = Hero(g.new_uid(), library[hero_id], index, library[power_id])
+        hero = Hero.new(g.new_uid(), library[hero_id], index, library[power_id])
         cards = [Card(g.new_uid(), library[card_id]) for card_id in deck]
         g.shuffle(cards)  # once, at game start; draws take the top (the list's end)
-        g.players.append(Player(index, hero, cards))
+        g.players.append(Player.new(index, hero, cards))
     for p in g.players:  # "Start of Game" cards in a deck (Baku, Genn), before the opening hands
         hooks: list | None = None  # each hook once, in deck order (mostly none: no list)
         for c in p.deck:

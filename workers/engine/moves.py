@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from .actions import ATTACK, END, HERO_POWER, PLAY, PLAY_OPTION_1, PLAY_OPTION_2, Action
 from .cardspec import TargetSpec
 from .combat import Combat
@@ -26,6 +28,7 @@ _END: Final = END
 _NO_MODIFIERS: Final[list[Minion]] = []  # shared: callers only read it
 
 
+@mypyc_attr(acyclic=True)
 class Moves(Combat):
     __slots__ = ()
 

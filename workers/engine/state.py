@@ -13,7 +13,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Final
 
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 from .actions import ATTACK, END_TURN, HERO_POWER, OPTION_OF_KIND, PLAY
 from .cardspec import CardDef
@@ -83,6 +83,7 @@ def _hand_hash(p: Player) -> i64:
 COMPILED: Final = compiled()  # whether this module runs compiled (state_hash's form)
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)  # the last one freed is kept for the next (entities.py)
 class GameState(Turns):
     __slots__ = ()
 
@@ -226,7 +227,7 @@ class GameState(Turns):
         if check:
             if action not in self.legal_moves():
                 raise IllegalActionError(f"illegal action {action!r} for player {self.current}")
-            action = tuple(map(int, action))
+            action = (int(action[0]), int(action[1]), int(action[2]), int(action[3]))  # (numpy's too)
         kind: int
         index: int
         target: int

@@ -6,6 +6,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from .cardspec import HEARD_EVENTS
 from .entities import Minion
 from .zones import Zones
@@ -15,6 +17,7 @@ _NO_LISTENERS: Final[list[tuple[int, Any, tuple]]] = []  # shared: callers only 
 _NOTHING_HEARD: Final[frozenset[str]] = frozenset()
 
 
+@mypyc_attr(acyclic=True)
 class Triggers(Zones):
     __slots__ = ()
 
@@ -30,9 +33,13 @@ class Triggers(Zones):
 
     def _run_hooks(self, event: str, listeners: list[tuple[int, Any, tuple]], args: tuple) -> bool:
         """fire's work, for `listeners` = self._listeners(event)."""
+        two = len(args) == 2  # fire2's events, the usual ones: a call without a tuple built
         for owner, me, hooks in listeners:
             for hook in hooks:
-                hook(self, owner, me, *args)
+                if two:
+                    hook(self, owner, me, args[0], args[1])
+                else:
+                    hook(self, owner, me, *args)
         ran = len(listeners) > 0
         # Secrets only trigger on their owner's opponent's turn.
         waiting = self.players[1 - self.current].secrets

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from .card_play import CardPlay
 from .zones import MAX_MANA, _entry_watcher
 
 TURN_LIMIT: Final = 100  # total turns; a game this long is a draw (fatigue ends real games sooner)
 
 
+@mypyc_attr(acyclic=True)
 class Turns(CardPlay):
     __slots__ = ()
 

@@ -12,6 +12,7 @@ from ..engine.actions import END, END_TURN, Action
 from ..engine.rng import GOLDEN, MASK64, advance, below_halves, derive, join, mix, split
 from ..engine.state import GameState
 from .game_counters import GameCounters
+from .scores import NeuralNetScore, aggro_score, control_score
 
 Observer = Callable[[GameState], None]
 _score: Final = itemgetter(0)  # a beam child's score (C, not a call into Python)
@@ -223,10 +224,22 @@ def beam_level(beam: list[tuple[GameState, tuple]], me: int, score: Callable[[Ga
     option order; of the others, a child whose state hash was already seen at this level is
     dropped (duplicates within a level, not across levels), and the `width` best by score,
     ties in option order, are the next beam. Returns it (empty: nothing goes on) and how many
-    children were made."""
+    children were made.
+
+    With the protocol's scores (the network, aggro, control) the duplicates are dropped after
+    the sort, and only the children the new beam is chosen from are hashed (a few of some 30):
+    those scores are functions of what the hash tells apart, so duplicates score the same and
+    keep their option order among themselves in the stable sort: the first of each is the one
+    kept before, and the kept ones come in the same order (checked: equal hashes, equal scores,
+    on some 150,000 duplicates in protocol games of four decks). Any other score may see what
+    the hash does not, so its duplicates are dropped as they come."""
     seen = set()
-    children = []
+    children: list[tuple[float, GameState, tuple, tuple]] = []
     expanded = 0
+    # The protocol's scores are called natively (a call of `score` goes through Python)
+    net = score if isinstance(score, NeuralNetScore) else None
+    kind = _AGGRO if score is aggro_score else _CONTROL if score is control_score else _OTHER
+    late = net is not None or kind != _OTHER  # duplicates dropped after the sort
     for state, line in beam:
         state.keep_hand_hashes()  # for all its children
         moves = state.legal_moves()  # plain tuples; the chosen line becomes Actions
@@ -237,20 +250,59 @@ def beam_level(beam: list[tuple[GameState, tuple]], me: int, score: Callable[[Ga
             child = state if move is last else state.copy()
             child.apply(move, check=False)
             expanded += 1
-            if move[0] == END_TURN or child.done or child.current != me:
+            action: int = move[0]  # a native int, compared without a boxed END_TURN
+            if action == END_TURN or child.done or child.current != me:
                 # A turn-ending child needs no hash: it cannot equal a child that goes on
                 # (whose turn it is, and whether it is over, are hashed), and one equal to an
                 # earlier candidate scores the same, so it could not win.
-                ended.append((score(child, me), line + (move,), child))
+                ended.append((_score_of(child, me, net, kind, score), line + (move,), child))
                 continue
-            key = child.state_hash()
-            if key in seen:
-                continue
-            seen.add(key)
+            if not late:
+                key: object = child.state_hash()  # boxed once for the set, not at each use
+                if key in seen:
+                    continue
+                seen.add(key)
             # the line is made only for the children kept
-            children.append((score(child, me), child, line, move))
+            children.append((_score_of(child, me, net, kind, score), child, line, move))
     children.sort(key=_score, reverse=True)  # stable, reversed too: ties keep option order
+    if late:
+        children = _distinct(children, width)
     return [(child, line + (move,)) for _, child, line, move in children[:width]], expanded
+
+
+def _distinct(children: list[tuple[float, GameState, tuple, tuple]],
+              width: int) -> list[tuple[float, GameState, tuple, tuple]]:
+    """The first `width` of `children` whose states' hashes differ from those of the ones
+    before them, in their order."""
+    kept: list[tuple[float, GameState, tuple, tuple]] = []
+    seen = set()
+    for entry in children:
+        key: object = entry[1].state_hash()
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(entry)
+        if len(kept) >= width:
+            break
+    return kept
+
+
+_OTHER: Final = 0  # beam_level's kinds of score: any callable
+_AGGRO: Final = 1
+_CONTROL: Final = 2
+
+
+def _score_of(g: GameState, me: int, net: NeuralNetScore | None, kind: int,
+              score: Callable[[GameState, int], float]) -> float:
+    """score(g, me), the protocol's scores called natively: `net` when it is the network,
+    else by `kind`."""
+    if net is not None:
+        return net.value(g, me)
+    if kind == _AGGRO:
+        return aggro_score(g, me)
+    if kind == _CONTROL:
+        return control_score(g, me)
+    return score(g, me)
 
 
 def _deck_sizes(g: GameState) -> list[int]:

@@ -25,9 +25,9 @@ from ..inputs import InputError, finite_numbers, load_json
 INF: Final = float("inf")
 MEMO_SIZE: Final = 1 << 16  # scored feature vectors kept per network (about 10 MB at most)
 try:  # the forward pass in C, built with the compiled engine (mlp_forward.c); else Python's
-    from .mlp_forward import forward as c_forward
+    from .mlp_forward import forward as c_forward, new_memo as c_new_memo, score as c_score
 except ImportError:
-    c_forward = None
+    c_forward = c_new_memo = c_score = None
 C_MAX_UNITS: Final = 64  # the widest layer c_forward takes
 
 
@@ -105,11 +105,14 @@ def _hand_cost(g: GameState, me: int, own: Player) -> int:
 
 
 def _board_sums(board: list[Minion]) -> tuple[int, int, int]:
-    """(attack, health, taunt health) of one board."""
+    """(attack, health, taunt health) of one board. Minion.atk and Minion.health written out:
+    this runs for both boards of every state scored, and compiled, each was a call."""
     atk = health = taunt = 0
     for m in board:
-        atk += m.atk
-        value = m.health
+        value = m.base_atk + m.atk_bonus + m.turn_atk + m.aura_atk
+        if value > 0:
+            atk += value
+        value = m.base_health + m.health_bonus + m.aura_health - m.damage
         health += value
         if m.taunt:
             taunt += value
@@ -141,6 +144,8 @@ class NeuralNetScore:
                                   for row, b in zip(matrix, bias) for value in row + [b]]).tobytes()
         self.in_c = c_forward is not None and max(layer_sizes) <= C_MAX_UNITS
         self._memo: dict[tuple[int, ...], float] = {}
+        # in C, the memo is a table there, keyed by the features as native integers (c_score)
+        self._c_memo = c_new_memo(layer_sizes[0]) if self.in_c else None
 
     @classmethod
     def from_file(cls, path: str | Path | None = None) -> "NeuralNetScore":
@@ -169,12 +174,19 @@ class NeuralNetScore:
         return values[0]
 
     def __call__(self, g: GameState, me: int) -> float:
+        return self.value(g, me)
+
+    def value(self, g: GameState, me: int) -> float:
+        """The score (`__call__`), as a method: the beam search calls it natively, where a call
+        of the instance goes through Python (arguments parsed, the float boxed)."""
         end = _terminal(g, me)
         if end is not None:
             return end
         features = state_features(g, me)
         # Sibling states of a search often share their features (a minion played at another
         # position, an attack that changes nothing counted): score each feature vector once.
+        if self._c_memo is not None:
+            return c_score(self.sizes, self.params, features, self._c_memo)  # the same, in C
         value = self._memo.get(features)
         if value is None:
             if len(self._memo) >= MEMO_SIZE:

@@ -1,5 +1,6 @@
 """Heroes, hero powers, The Coin, the Rogue's dagger and the Shaman's basic totems."""
 from ..cardspec import CHARACTER, define, hero_power, requires, spell, trigger
+from ..entities import Hero
 from ..state import MAX_BOARD, GameState
 from .druid import hero_attack_and_armor
 
@@ -13,17 +14,17 @@ def the_coin(g, owner, card, target):
 
 
 @hero_power("CS2_083b")
-def dagger_mastery(g, owner, hero, target):
+def dagger_mastery(g: GameState, owner: int, hero: Hero, target: object) -> None:
     g.equip(owner, "CS2_082")
 
 
 @hero_power("DS1h_292")
-def steady_shot(g, owner, hero, target):
+def steady_shot(g: GameState, owner: int, hero: Hero, target: object) -> None:
     g.damage(None, g.players[1 - owner].hero, 2)
 
 
 @hero_power("CS2_101")
-def reinforce(g, owner, hero, target):
+def reinforce(g: GameState, owner: int, hero: Hero, target: object) -> None:
     g.summon(owner, "CS2_101t")
 
 
@@ -32,7 +33,7 @@ define("CS2_101t")  # Silver Hand Recruit
 
 
 @hero_power("CS2_056")
-def life_tap(g, owner, hero, target):
+def life_tap(g: GameState, owner: int, hero: Hero, target: object) -> None:
     g.damage(None, g.players[owner].hero, 2)  # the damage first, as SabberStone
     g.draw(owner)
 

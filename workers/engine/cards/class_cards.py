@@ -56,14 +56,14 @@ def edwin_vancleef(g, owner, me, target):
 
 
 @spell("EX1_145")
-def preparation(g, owner, card, target):
+def preparation(g: GameState, owner: int, card: Card, target: object) -> None:
     # play_card clears the discount before the effect, so a second Preparation replaces it.
     # (3) less, as SabberStone plays it; the card's text of late 2019 says (2).
     g.players[owner].spell_discount = 3
 
 
 @spell("EX1_144", target=FRIENDLY_MINION)
-def shadowstep(g, owner, card, target):
+def shadowstep(g: GameState, owner: int, card: Card, target: Minion) -> None:
     p = g.players[owner]
     before = len(p.hand)
     g.return_to_hand(target)
@@ -81,45 +81,45 @@ requires("CS2_074")(_has_weapon)
 
 
 @spell("EX1_128")
-def conceal(g, owner, card, target):
+def conceal(g: GameState, owner: int, card: Card, target: object) -> None:
     # SabberStone: when Conceal wears off, every friendly minion loses Stealth, its own too.
     for m in g.players[owner].board:
         m.stealth = m.stealth_until_next_turn = True
 
 
 @spell("EX1_124", target=CHARACTER)
-def eviscerate(g, owner, card, target):
+def eviscerate(g: GameState, owner: int, card: Card, target: Hero | Minion) -> None:
     g.damage(None, target, 2)  # SabberStone adds no Spell Damage to Eviscerate
 
 
 @combo("EX1_124", target=CHARACTER)
-def eviscerate_combo(g, owner, card, target):
+def eviscerate_combo(g: GameState, owner: int, card: Card, target: Hero | Minion) -> None:
     g.damage(None, target, 4)
 
 
 @spell("EX1_581", target=ENEMY_MINION)
-def sap(g, owner, card, target):
+def sap(g: GameState, owner: int, card: Card, target: Minion) -> None:
     g.return_to_hand(target)
 
 
 @spell("EX1_278", target=CHARACTER)
-def shiv(g, owner, card, target):
+def shiv(g: GameState, owner: int, card: Card, target: Hero | Minion) -> None:
     g.spell_damage(owner, target, 1)
     g.draw(owner)
 
 
 @spell("CS2_073", target=MINION)
-def cold_blood(g, owner, card, target):
+def cold_blood(g: GameState, owner: int, card: Card, target: Minion) -> None:
     g.buff(target, 2)
 
 
 @combo("CS2_073", target=MINION)
-def cold_blood_combo(g, owner, card, target):
+def cold_blood_combo(g: GameState, owner: int, card: Card, target: Minion) -> None:
     g.buff(target, 4)
 
 
 @spell("EX1_129")
-def fan_of_knives(g, owner, card, target):
+def fan_of_knives(g: GameState, owner: int, card: Card, target: object) -> None:
     for m in g.minions(1 - owner):
         g.spell_damage(owner, m, 1)
     g.draw(owner)
@@ -327,7 +327,7 @@ def lord_jaraxxus(g, owner, me, target):
     hero at 15 of 15 Health, no armour, not frozen, a fresh INFERNO! and Blood Fury."""
     p = g.players[owner]
     p.board.remove(me)
-    hero = Hero(g.new_uid(), g.library["EX1_323h"], owner, g.library["EX1_tk33"])
+    hero = Hero.new(g.new_uid(), g.library["EX1_323h"], owner, g.library["EX1_tk33"])
     p.hero = hero
     g.equip(owner, "EX1_323w")
 

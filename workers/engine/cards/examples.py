@@ -8,7 +8,7 @@ define("CS2_120", "CS2_172", "CS1_042")  # River Crocolisk, Bloodfen Raptor, Gol
 
 
 @spell("CS2_072", target=MINION.only(lambda g, m: not m.damaged))
-def backstab(g, owner, card, target):
+def backstab(g: GameState, owner: int, card: Card, target: Minion) -> None:
     g.spell_damage(owner, target, 2)
 
 

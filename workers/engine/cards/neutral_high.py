@@ -21,7 +21,7 @@ def nightblade(g, owner, me, target):
 
 
 @battlecry("EX1_116")  # Leeroy Jenkins
-def leeroy_jenkins(g, owner, me, target):
+def leeroy_jenkins(g: GameState, owner: int, me: Minion, target: object) -> None:
     for _ in range(2):
         g.summon(1 - owner, "EX1_116t")
 
@@ -62,7 +62,7 @@ def the_beast(g, owner, me, position):
 
 
 @trigger("EX1_095", "cast_spell")  # Gadgetzan Auctioneer
-def gadgetzan_auctioneer(g, owner, me, player, card):
+def gadgetzan_auctioneer(g: GameState, owner: int, me: Minion, player: int, card: Card) -> None:
     if player == owner:
         g.draw(owner)
 
