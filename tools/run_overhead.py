@@ -4,7 +4,10 @@ RUN_DIR [--decks 20] [--since N]`.
 The run's figure is its workers' whole CPU (the games, their records, task set-up, seeds, Dask's
 own work in the worker) over the games they handed back: `workers_cpu_s` over `games_received`,
 summed over the metrics.jsonl rows that have them (with `--since N`, only rows that begin at
-evaluation N or later: one engine's stretch of a run resumed on another). The figure alone is a sample of the decks those
+evaluation N or later: one engine's stretch of a run resumed on another). The first row after a
+start or a resume overstates it: its CPU includes the games of the decks still in flight at its
+end (up to the steady-state lag), and none were in flight at its start; `--since` the evaluation
+that row ends at leaves it out. The figure alone is a sample of the decks those
 rows evaluated (decks.npz), evenly spread, each deck's games played here in this one process as a
 worker plays them (worker_tasks.play_chunk, the run's settings and seeds), timed in process CPU.
 Both are printed with their ratio: what a run spends on a game beyond playing it. Run it on a
