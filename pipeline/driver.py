@@ -14,12 +14,16 @@ from hydra.experimental.callback import Callback
 from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
+from .cluster.events import say
 from .cluster.run_client import cluster_and_client, engine_options
 from .cluster.stops import Stopped, stop_on_signals, stops_deferred
-from .run_errors import PipelineError, RunDirError
+from .run_errors import PipelineError, RunDirError, SchedulerLost
 from .state.config import check_inputs, validate
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
+# A run whose Dask client loses its scheduler (a driver starved of CPU long enough for the
+# connection to drop) starts its cluster again and resumes from its checkpoint, this often at most.
+SCHEDULER_RESTARTS = 3
 SWEEP_LINK = "run"  # in each job folder of a multirun: a link to the job's run folder
 
 
@@ -37,25 +41,51 @@ def run(cfg: DictConfig, client=None) -> Path | None:
     # one fails in a second, not once the search is built; and what is read below cannot be
     # replaced by another driver meanwhile. A failure leaves the folder as it was.
     with rd.locked(run_dir):
-        saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written or built
-        space = checked_space(cfg)
-        search = _stoppable_search(cfg, run_dir, space, OmegaConf.to_yaml(cfg, resolve=True))
-        with _noting_stops(search):
-            if saved is not None:
-                search.resume(saved)
-                _check_kept_loop(search, run_dir, asked_loop)
-            else:
-                search.prepare_offline_surrogate()
-            with _cluster_log(run_dir), cluster_and_client(cfg, space, client) as evaluator:
-                rd.write_config(run_dir, cfg, saved)  # also repairs a missing or damaged config.yaml
-                if saved is not None:
-                    print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
-                search.evaluator = evaluator
-                with _last_checkpoint(search):
-                    search.run()
+        for restart in range(SCHEDULER_RESTARTS + 1):
+            try:
+                search = _search_to_end(cfg, run_dir, asked_loop, client)
+                break
+            except SchedulerLost as lost:
+                # Only a cluster of the run's own, and only from a checkpoint: the resumed run plays
+                # the evaluations since then again with the same seeds, so its results are the same.
+                if client is not None or lost.saved is None or restart == SCHEDULER_RESTARTS:
+                    raise
+                with _cluster_log(run_dir):
+                    say(f"{lost.cause}; starting the cluster again and resuming from the checkpoint "
+                        f"at {lost.saved} evaluations (restart {restart + 1} of at most {SCHEDULER_RESTARTS})")
     print(f"run finished: {run_dir}", file=sys.stderr)
     print(summary(search))
     return run_dir
+
+
+def _search_to_end(cfg, run_dir, asked_loop, client):
+    """The search, begun or resumed from the folder's checkpoint and run to its end on the
+    cluster of the config (or `client`); SchedulerLost where the Dask client lost its scheduler."""
+    from .state import run_dir as rd
+    saved = rd.open_run_dir(run_dir, cfg)  # raises before anything is written or built
+    space = checked_space(cfg)
+    search = _stoppable_search(cfg, run_dir, space, OmegaConf.to_yaml(cfg, resolve=True))
+    with _noting_stops(search):
+        if saved is not None:
+            search.resume(saved)
+            _check_kept_loop(search, run_dir, asked_loop)
+        else:
+            search.prepare_offline_surrogate()
+        with _cluster_log(run_dir), cluster_and_client(cfg, space, client) as evaluator:
+            rd.write_config(run_dir, cfg, saved)  # also repairs a missing or damaged config.yaml
+            if saved is not None:
+                print(f"resuming {run_dir} at {search.evaluations} evaluations", file=sys.stderr)
+            search.evaluator = evaluator
+            with _last_checkpoint(search):
+                try:
+                    search.run()
+                except Exception as exc:
+                    from .cluster.evaluation import describe_loss, scheduler_lost
+                    if not scheduler_lost(evaluator.dask, exc):
+                        raise
+                    raise SchedulerLost(f"the driver lost its Dask scheduler ({describe_loss(evaluator.dask, exc)})",
+                                        run_dir, search.saved_evaluations) from exc
+    return search
 
 
 def _run_loop_and_dir(cfg, client):

@@ -29,3 +29,15 @@ class EvaluationError(PipelineError):
 
 class ClusterStartError(PipelineError):
     """The cluster did not start, after retries."""
+
+
+
+class SchedulerLost(PipelineError):
+    """The driver's Dask client lost its scheduler (`cause`); `saved`: the evaluations in the
+    run's checkpoint then (None before the first)."""
+
+    def __init__(self, cause: str, run_dir, saved: int | None):
+        kept = (f"the checkpoint in {run_dir} holds {saved} evaluations; run the same command again to resume"
+                if saved is not None else "no checkpoint was written yet; run the same command again to start")
+        super().__init__(f"{cause}; {kept}")
+        self.cause, self.saved = cause, saved

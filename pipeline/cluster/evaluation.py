@@ -40,6 +40,29 @@ def check_failures(eval_id: int, chunks: list, max_share: float, opponent_names:
         f"against {opponent!r}, seed {seed}: {error}")
 
 
+def scheduler_lost(client, exc: BaseException) -> bool:
+    """Whether `exc` came of the Dask client losing its scheduler: the client is reconnecting or
+    has given up (closed), or a task was cancelled because the connection broke."""
+    return client.status != "running" or _lost_connection(exc) is not None
+
+
+def describe_loss(client, exc: BaseException) -> str:
+    """What scheduler_lost saw, in one line."""
+    cancelled = _lost_connection(exc)
+    if cancelled is not None:
+        return f"{type(cancelled).__name__}: {str(cancelled).splitlines()[0]}"
+    return f"its client is {client.status} after {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+
+
+def _lost_connection(exc: BaseException | None) -> BaseException | None:
+    """The exception in `exc`'s chain that cancelled a task for a lost connection, if any."""
+    while exc is not None:
+        if getattr(exc, "reason", None) == "scheduler-connection-lost":
+            return exc
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
 TASK_SLOTS, MIN_AUTO_GAMES = 200, 10
 MAP_PIECE = 250  # tasks per map call
 

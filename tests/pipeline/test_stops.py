@@ -1,6 +1,7 @@
 """Stops and faults on a local cluster: Ctrl-C and SIGTERM stop a run with one line and the
 conventional exit code, and the same command resumes it to the uninterrupted result; a worker
-process killed while the cluster starts does not abort the run."""
+process killed while the cluster starts does not abort the run; a driver that loses its
+scheduler goes on to the uninterrupted result."""
 import os
 import signal
 import subprocess
@@ -151,3 +152,60 @@ def test_a_cluster_that_never_starts_is_one_clear_error():
                 pass
     finally:
         killer.done.set()
+
+
+class _SchedulerCut(threading.Thread):
+    """Once the run in this process has a checkpoint of 20 evaluations, cuts its Dask client
+    off its scheduler: `closed` closes the client, as one does that failed to reconnect (a driver
+    starved of CPU); `dropped` aborts the connection, and the client reconnects, its tasks
+    cancelled."""
+
+    def __init__(self, run_dir, how):
+        super().__init__(daemon=True)
+        self.run_dir, self.how, self.tasks_in_flight = run_dir, how, None
+
+    def run(self):
+        from distributed import default_client
+        if not wait_for(lambda: saved_evaluations(self.run_dir) >= 20):
+            return
+        time.sleep(0.5)  # the next batch's tasks are out
+        client = default_client()
+        self.tasks_in_flight = len(client.futures)
+        if self.how == "closed":
+            client.close()
+        else:
+            client.loop.add_callback(lambda: client.scheduler_comm.comm.abort())
+
+
+@pytest.mark.parametrize("how", ["closed", "dropped"])
+def test_a_driver_that_loses_its_scheduler_goes_on_to_the_same_run(tmp_path, reference, how, capfd):
+    from pipeline.driver import run
+    run_dir = tmp_path / "run"
+    cut = _SchedulerCut(run_dir, how)
+    cut.start()
+    run(compose(run_dir=run_dir))
+    assert cut.tasks_in_flight, "the cut came before any task was out"
+    err = capfd.readouterr().err
+    if how == "closed":  # the cluster is started again and the run resumed from its checkpoint
+        line = next(ln for ln in err.splitlines() if "lost its Dask scheduler" in ln)
+        assert "resuming from the checkpoint at 20 evaluations (restart 1 of at most 3)" in line
+        assert line in (run_dir / "cluster.log").read_text()
+        assert f"resuming {run_dir} at 20 evaluations" in err
+    assert_same_run(final_state(run_dir), reference)
+
+
+def test_a_driver_that_loses_its_scheduler_too_often_stops_with_one_line(tmp_path, monkeypatch):
+    from pipeline import driver
+    from pipeline.run_errors import SchedulerLost
+    monkeypatch.setattr(driver, "SCHEDULER_RESTARTS", 0)
+    run_dir = tmp_path / "run"
+    _SchedulerCut(run_dir, "closed").start()
+    with pytest.raises(SchedulerLost) as lost:
+        driver.run(compose(run_dir=run_dir))
+    kept = saved_evaluations(run_dir)
+    assert kept >= 20 and lost.value.saved == kept
+    assert str(lost.value).endswith(f"the checkpoint in {run_dir} holds {kept} evaluations; "
+                                    "run the same command again to resume")
+    from pipeline.state.run_dir import locked
+    with locked(run_dir):  # released: the same command can take the folder up again
+        pass
