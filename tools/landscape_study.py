@@ -35,6 +35,9 @@ RULES = {
     "evostone2_cells": ["archive.ranges=[[5,16],[1,8]]"],
     "synchronous": ["algorithm.steady_state=false"],
     "evostone2_mutation": [],  # with the deck space's mutation replaced (SPACE_CHANGES)
+    # EvoStone2's own loop instead of the pipeline's (evostone2_loop), with 200 or 100 workers
+    "evostone2_loop_200": [],
+    "evostone2_loop_100": [],
 }
 
 
@@ -61,6 +64,57 @@ def evostone2_mutation(space, rng: np.random.Generator, parents: np.ndarray) -> 
 SPACE_CHANGES = {"evostone2_mutation": lambda space: setattr(
     space, "mutate", lambda rng, parents: evostone2_mutation(space, rng, parents))}
 FIGURES = ("coverage", "qd_score", "max_fitness", "elites")
+
+
+def evostone2_loop(landscape: "Landscape", space, spec, seed: int, budget: int, initial: int,
+                   workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """MAP-Elites as EvoStone2's distributed search runs it (the facts of its DistributedSearch,
+    DeckSearchManager and MapElitesAlgorithm): each of `workers` evaluators is handed the next deck
+    as soon as it is idle; the first `initial` decks handed out are random and the rest mutants of
+    an elite drawn uniformly from the archive as it is at that moment; once the random decks are
+    all out, nothing more is handed out until one of them is back. So with more workers than
+    random decks, the first mutants all come from the first deck back. The archive uses EvoStone2's
+    cells. A deck's evaluation lasts in proportion to its average turns (200 games), times
+    log-normal noise (SD 0.1) for the evaluator's pace. Returns the decks, their targets and the
+    order they were handed out in, in the order they came back."""
+    import heapq
+
+    from pipeline.report.evostone2_cells import evostone2_index
+    from pipeline.report.paper import PAPER_SPACE
+    rng = np.random.default_rng([seed, 0xE502])
+    turns = TARGET_NAMES.index("turns")
+    elites: dict[int, tuple[float, np.ndarray]] = {}  # cell -> (objective, deck)
+    running: list[tuple[float, int, np.ndarray, np.ndarray]] = []  # (finish time, id, deck, targets)
+    back_decks, back_targets, back_ids = [], [], []
+    dispatched = 0
+
+    def hand_out(now: float) -> None:
+        nonlocal dispatched
+        while len(running) < workers and dispatched < budget and (dispatched < initial or back_decks):
+            if dispatched < initial:
+                deck = space.random_decks(rng, 1)[0]
+            else:
+                parent = elites[list(elites)[int(rng.integers(0, len(elites)))]][1]
+                deck = space.mutate(rng, parent[None, :])[0]
+            targets = landscape.targets(deck[None, :], np.array([dispatched]), seed)[0]
+            length = max(float(targets[turns]), 1.0) * float(np.exp(rng.normal(0.0, 0.1)))
+            heapq.heappush(running, (now + length, dispatched, deck, targets))
+            dispatched += 1
+
+    hand_out(0.0)
+    while running:
+        now, eval_id, deck, targets = heapq.heappop(running)
+        back_decks.append(deck)
+        back_targets.append(targets)
+        back_ids.append(eval_id)
+        objective, measures = spec.behavior.values(targets[None, :], deck[None, :], space)
+        cell = 0
+        for axis, (groups, (low, high)) in enumerate(zip(PAPER_SPACE["dims"], PAPER_SPACE["ranges"])):
+            cell = cell * groups + int(evostone2_index(measures[:, axis], low, high, groups)[0])
+        if cell not in elites or float(objective[0]) > elites[cell][0]:
+            elites[cell] = (float(objective[0]), deck)
+        hand_out(now)
+    return np.array(back_decks), np.array(back_targets), np.array(back_ids)
 
 
 class Landscape:
@@ -145,14 +199,23 @@ def run_one(landscape: Landscape, algorithm: str, rule: str, seed: int, budget: 
                                                   OmegaConf.to_yaml(cfg))
         search.write_reports = lambda **kw: None  # figures are what a study compares, not pages
         search.checkpoint = lambda: None
-        search.run()
-    objective, measures = search.spec.behavior.values(search.targets, search.decks, space)
-    paper = evostone2_metrics(objective, search.targets[:, TARGET_NAMES.index("win_rate")], measures,
+        if rule.startswith("evostone2_loop_"):
+            if algorithm != "map_elites":
+                raise SystemExit(f"error: rule {rule} is EvoStone2's MAP-Elites loop; use --algorithm map_elites")
+            decks, targets, _ = evostone2_loop(landscape, space, search.spec, seed, budget, int(cfg.algorithm.initial),
+                                               workers=int(rule.rsplit("_", 1)[1]))
+            own = None
+        else:
+            search.run()
+            decks, targets = search.decks, search.targets
+            own = qd_metrics(search.archive, search.spec)
+    objective, measures = search.spec.behavior.values(targets, decks, space)
+    paper = evostone2_metrics(objective, targets[:, TARGET_NAMES.index("win_rate")], measures,
                               PAPER_SPACE["dims"], PAPER_SPACE["ranges"], KNOWN_OBJECTIVE_RANGES[PAPER_SPACE["objective"]])
-    own = qd_metrics(search.archive, search.spec)
-    return {"rule": rule, "seed": seed, "evaluations": int(search.evaluations),
+    return {"rule": rule, "seed": seed, "evaluations": len(decks),
             "paper_cells": {k: paper[k] for k in FIGURES},
-            "own_cells": {"coverage": own["coverage"], "qd_score": own["qd_score"], "max_fitness": own["max_fitness"]}}
+            "own_cells": None if own is None else {"coverage": own["coverage"], "qd_score": own["qd_score"],
+                                                   "max_fitness": own["max_fitness"]}}
 
 
 def table(runs: list[dict], rules: list[str]) -> str:
@@ -164,10 +227,10 @@ def table(runs: list[dict], rules: list[str]) -> str:
         mine = [r for r in runs if r["rule"] == rule]
         cov = np.array([r["paper_cells"]["coverage"] for r in mine]) * 100
         qd = np.array([r["paper_cells"]["qd_score"] for r in mine])
-        own = np.array([r["own_cells"]["coverage"] for r in mine]) * 100
+        own = np.array([r["own_cells"]["coverage"] for r in mine if r["own_cells"]]) * 100  # EvoStone2's loop: none
         p = ttest_ind([c * 100 for c in base], cov, equal_var=False).pvalue if rule != rules[0] and len(cov) > 1 else None
         lines.append(f"| {rule} | {len(mine)} | {cov.mean():.2f} +- {cov.std(ddof=1) if len(cov) > 1 else 0:.2f} | "
-                     f"{qd.mean():.1f} +- {qd.std(ddof=1) if len(qd) > 1 else 0:.1f} | {own.mean():.2f} | "
+                     f"{qd.mean():.1f} +- {qd.std(ddof=1) if len(qd) > 1 else 0:.1f} | {f'{own.mean():.2f}' if len(own) else '-'} | "
                      f"{'-' if p is None else f'{p:.2g}'} |")
     return "\n".join(lines) + "\n"
 

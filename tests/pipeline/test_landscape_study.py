@@ -1,6 +1,6 @@
 """tools.landscape_study: the pipeline's own search run on a learned landscape instead of games,
-the same figures from the same seed, and the evostone2_cells rule searching on exactly the cells
-the paper's Table 1 counts."""
+the same figures from the same seed, the evostone2_cells rule searching on exactly the cells
+the paper's Table 1 counts, and EvoStone2's own loop."""
 import json
 
 import numpy as np
@@ -79,3 +79,25 @@ def test_the_spread_scales_the_measures_about_their_mean_and_nothing_else(landsc
     assert np.allclose((learned - narrow)[:, measures], (predicted - land.center)[:, measures] * 0.5)
     others = [i for i in range(learned.shape[1]) if i not in measures]
     assert np.array_equal(learned[:, others], narrow[:, others])
+
+
+def test_evostone2s_loop_hands_out_random_decks_then_mutants_of_the_decks_back_so_far(landscape):
+    """EvoStone2's distributed MAP-Elites with 20 evaluators and 10 random decks: once the random
+    decks are out it waits for the first one back, then fills the idle evaluators with mutants
+    of that one deck (the only elite yet)."""
+    from pipeline.search.archives import ArchiveSpec
+    from tools.run_config import checked_config
+    land, _ = landscape
+    space = DeckSpace.from_pool_file()
+    spec = ArchiveSpec.from_config(checked_config("experiment=paper").archive)
+    decks, targets, ids = landscape_study.evostone2_loop(land, space, spec, seed=1, budget=60, initial=10, workers=20)
+    assert sorted(ids.tolist()) == list(range(60)) and np.all(decks.sum(axis=1) == space.deck_size)
+    assert np.array_equal(targets, np.concatenate([land.targets(d[None, :], np.array([i]), 1) for d, i in zip(decks, ids)]))
+
+    def shared(a, b):
+        return int(np.minimum(a, b).sum())
+    first_back, others = decks[0], decks[(ids < 10)][1:]
+    assert ids[0] < 10
+    mutants_of_it = decks[(ids >= 10) & (ids < 21)]  # the 9 evaluators still playing, 11 idle
+    for mutant in mutants_of_it:
+        assert shared(mutant, first_back) > max(shared(mutant, other) for other in others)
