@@ -35,10 +35,13 @@ RULES = {
     "evostone2_cells": ["archive.ranges=[[5,16],[1,8]]"],
     "synchronous": ["algorithm.steady_state=false"],
     "evostone2_mutation": [],  # with the deck space's mutation replaced (SPACE_CHANGES)
-    # EvoStone2's own loop instead of the pipeline's (evostone2_loop), with 200 or 100 workers
+    # EvoStone2's own loop instead of the pipeline's (evostone2_loop; EVOSTONE2_LOOPS)
     "evostone2_loop_200": [],
     "evostone2_loop_100": [],
+    "evostone2_all_100": [],  # its loop and its mutation: its MAP-Elites as a whole
 }
+# rule -> the evaluators of EvoStone2's loop (the paper's 200 CPUs, 2 an evaluator: about 100)
+EVOSTONE2_LOOPS = {"evostone2_loop_200": 200, "evostone2_loop_100": 100, "evostone2_all_100": 100}
 
 
 def evostone2_mutation(space, rng: np.random.Generator, parents: np.ndarray) -> np.ndarray:
@@ -61,8 +64,8 @@ def evostone2_mutation(space, rng: np.random.Generator, parents: np.ndarray) -> 
 
 # rule -> how it changes the deck space (only the real archive's mutation: DSA-ME's inner loop
 # mutates in its compiled kernel, which keeps ours)
-SPACE_CHANGES = {"evostone2_mutation": lambda space: setattr(
-    space, "mutate", lambda rng, parents: evostone2_mutation(space, rng, parents))}
+SPACE_CHANGES = {rule: lambda space: setattr(space, "mutate", lambda rng, parents: evostone2_mutation(space, rng, parents))
+                 for rule in ("evostone2_mutation", "evostone2_all_100")}
 FIGURES = ("coverage", "qd_score", "max_fitness", "elites")
 
 
@@ -199,11 +202,11 @@ def run_one(landscape: Landscape, algorithm: str, rule: str, seed: int, budget: 
                                                   OmegaConf.to_yaml(cfg))
         search.write_reports = lambda **kw: None  # figures are what a study compares, not pages
         search.checkpoint = lambda: None
-        if rule.startswith("evostone2_loop_"):
+        if rule in EVOSTONE2_LOOPS:
             if algorithm != "map_elites":
                 raise SystemExit(f"error: rule {rule} is EvoStone2's MAP-Elites loop; use --algorithm map_elites")
             decks, targets, _ = evostone2_loop(landscape, space, search.spec, seed, budget, int(cfg.algorithm.initial),
-                                               workers=int(rule.rsplit("_", 1)[1]))
+                                               workers=EVOSTONE2_LOOPS[rule])
             own = None
         else:
             search.run()
