@@ -31,7 +31,6 @@ class ClusterStartError(PipelineError):
     """The cluster did not start, after retries."""
 
 
-
 class SchedulerLost(PipelineError):
     """The driver's Dask client lost its scheduler (`cause`); `saved`: the evaluations in the
     run's checkpoint then (None before the first)."""

@@ -51,7 +51,8 @@ def describe_loss(client, exc: BaseException) -> str:
     cancelled = _lost_connection(exc)
     if cancelled is not None:
         return f"{type(cancelled).__name__}: {str(cancelled).splitlines()[0]}"
-    return f"its client is {client.status} after {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    first_line = (str(exc).splitlines() or [""])[0]
+    return f"its client is {client.status} after {type(exc).__name__}: {first_line}"
 
 
 def _lost_connection(exc: BaseException | None) -> BaseException | None:
