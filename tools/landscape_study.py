@@ -82,7 +82,7 @@ def evostone2_loop(landscape: "Landscape", space, spec, seed: int, budget: int, 
     order they were handed out in, in the order they came back."""
     import heapq
 
-    from pipeline.report.evostone2_cells import evostone2_index
+    from pipeline.report.evostone2_cells import evostone2_cell
     from pipeline.report.paper import PAPER_SPACE
     rng = np.random.default_rng([seed, 0xE502])
     turns = TARGET_NAMES.index("turns")
@@ -111,9 +111,7 @@ def evostone2_loop(landscape: "Landscape", space, spec, seed: int, budget: int, 
         back_targets.append(targets)
         back_ids.append(eval_id)
         objective, measures = spec.behavior.values(targets[None, :], deck[None, :], space)
-        cell = 0
-        for axis, (groups, (low, high)) in enumerate(zip(PAPER_SPACE["dims"], PAPER_SPACE["ranges"])):
-            cell = cell * groups + int(evostone2_index(measures[:, axis], low, high, groups)[0])
+        cell = int(evostone2_cell(measures, PAPER_SPACE["dims"], PAPER_SPACE["ranges"])[0])
         if cell not in elites or float(objective[0]) > elites[cell][0]:
             elites[cell] = (float(objective[0]), deck)
         hand_out(now)

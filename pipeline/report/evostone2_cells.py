@@ -22,6 +22,14 @@ def evostone2_index(values: np.ndarray, low: float, high: float, groups: int) ->
     return np.where(values <= low, 0, np.where(values >= high, groups - 1, inside))
 
 
+def evostone2_cell(measures: np.ndarray, dims, ranges) -> np.ndarray:
+    """Each row of `measures`' flat cell on EvoStone2's map (row-major over the measures)."""
+    cells = np.zeros(len(measures), dtype=np.int64)
+    for axis, (groups, (low, high)) in enumerate(zip(dims, ranges)):
+        cells = cells * groups + evostone2_index(measures[:, axis], low, high, groups)
+    return cells
+
+
 def fillable_cells(dims, ranges) -> list[int]:
     """Per measure, how many of its cells a value can reach: the indices below the high end's,
     and the last cell (values at or above the high end)."""
@@ -36,9 +44,7 @@ def evostone2_metrics(objective: np.ndarray, win_rate: np.ndarray, measures: np.
                       objective_range) -> dict[str, float]:
     """The paper's four numbers of the archive that these evaluations, added in order, build on
     EvoStone2's cells (a newcomer replaces an elite only with a strictly higher objective)."""
-    cells = np.zeros(len(objective), dtype=np.int64)
-    for axis, (groups, (low, high)) in enumerate(zip(dims, ranges)):
-        cells = cells * groups + evostone2_index(measures[:, axis], low, high, groups)
+    cells = evostone2_cell(measures, dims, ranges)
     elite: dict[int, int] = {}
     for i, cell in enumerate(cells.tolist()):
         if cell not in elite or objective[i] > objective[elite[cell]]:
