@@ -1,12 +1,15 @@
 """The search's rules compared on a learned landscape, many seeds at no cost in games:
 `python -m tools.landscape_study --data CHECKPOINT... [--rules ours evostone2_cells] [--seeds 0 1 2 ...]
-[--budget 10000] [--algorithm map_elites] [--spread 1] [--out DIR]`.
+[--budget 10000] [--algorithm map_elites] [--spread 1] [--paper-surrogate DIR] [--noise H T S] [--out DIR]`.
 
 A real deck costs about 2.6 s of CPU (200 protocol games), so a rule of the search (the archive's
 cells, the loop) cannot be tried on many seeds of real runs. Here each deck's result comes from a
 LANDSCAPE STAND-IN for the games instead: an MLP trained on real evaluations (the checkpoints
 given, e.g. the paper runs'), plus Gaussian noise of its held-out residuals' size per statistic,
-drawn from the evaluation's id, so that the results spread as real ones do. The search is the
+drawn from the evaluation's id, so that the results spread as real ones do. With
+--paper-surrogate, health difference, turns and hand size come from one of the paper's own
+surrogates (tools.paper_surrogates) instead, the other statistics from the MLP; --noise sets the
+noise of those three (e.g. a deck's own, from decks evaluated twice). The search is the
 pipeline's own (`experiment=paper`, the algorithm, each rule's overrides). Each run's evaluations
 are scored on EvoStone2's cells (what the paper's Table 1 counts) and on the run's own archive.
 Prints, per rule, mean +- SD over the seeds and Welch's t-test against the first rule, and writes
@@ -24,6 +27,8 @@ import numpy as np
 from workers.inputs import ArgumentParser
 from workers.protocol.results import TARGET_NAMES
 
+from .paper_surrogates import STATISTICS as PAPER_STATISTICS
+from .paper_surrogates import PaperSurrogate
 from .run_config import checked_config
 
 # name -> the overrides of `python -m pipeline` that make the rule
@@ -127,6 +132,7 @@ class Landscape:
 
     def __init__(self, model, noise_sd: np.ndarray, center: np.ndarray, spread: float = 1.0):
         self.model, self.noise_sd, self.center, self.spread = model, noise_sd, center, spread
+        self.paper_model = None  # tools.paper_surrogates.PaperSurrogate: its statistics replace the model's
 
     @classmethod
     def trained(cls, checkpoints: list[Path], space, seed: int = 0) -> "Landscape":
@@ -144,6 +150,8 @@ class Landscape:
 
     def targets(self, decks: np.ndarray, eval_ids: np.ndarray, seed: int) -> np.ndarray:
         predicted = self.model.predict(np.asarray(decks, dtype=np.float32)).astype(np.float64)
+        if self.paper_model is not None:
+            predicted[:, :len(PAPER_STATISTICS)] = self.paper_model.predict(decks)
         if self.spread != 1.0:
             measures = [TARGET_NAMES.index("turns"), TARGET_NAMES.index("hand_size")]
             predicted[:, measures] = self.center[measures] + (predicted[:, measures] - self.center[measures]) * self.spread
@@ -246,6 +254,11 @@ def main(argv=None) -> int:
     parser.add_argument("--algorithm", choices=("map_elites", "dsa_me"), default="map_elites")
     parser.add_argument("--spread", type=float, default=1.0, help="the landscape's spread of turns and hand size "
                                                                    "about their mean (default 1: as learned)")
+    parser.add_argument("--paper-surrogate", type=Path, help="a folder with one of the paper's surrogates "
+                        "(tools.paper_surrogates): health difference, turns and hand size come from it")
+    parser.add_argument("--noise", type=float, nargs=3, metavar=("HEALTH", "TURNS", "HAND"),
+                        help="the noise SD of health difference, turns and hand size (default: the held-out "
+                             "residuals')")
     parser.add_argument("--out", type=Path, default=Path("results/landscape_study"))
     args = parser.parse_args(argv)
     import torch
@@ -255,11 +268,16 @@ def main(argv=None) -> int:
     space = DeckSpace.from_pool_file()
     landscape = Landscape.trained(args.data, space)
     landscape.spread = args.spread
-    print(f"landscape: held-out residual SD per statistic: health difference {landscape.noise_sd[0]:.2f}, "
+    if args.paper_surrogate is not None:
+        landscape.paper_model = PaperSurrogate.load(args.paper_surrogate)
+    if args.noise is not None:
+        landscape.noise_sd[:3] = args.noise
+    print(f"landscape: noise SD per statistic: health difference {landscape.noise_sd[0]:.2f}, "
           f"turns {landscape.noise_sd[1]:.3f}, hand size {landscape.noise_sd[2]:.3f}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     learned = {"data": [str(p.resolve()) for p in args.data], "noise_sd": [round(float(v), 6) for v in landscape.noise_sd],
-               "spread": args.spread}
+               "spread": args.spread,
+               **({"paper_surrogate": str(args.paper_surrogate.resolve())} if args.paper_surrogate else {})}
     kept = args.out / "landscape.json"
     if kept.is_file() and json.loads(kept.read_text()) != learned:
         print(f"error: the runs in {args.out} are of another landscape ({kept}); give another --out", file=sys.stderr)
