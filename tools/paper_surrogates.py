@@ -1,5 +1,6 @@
 """The paper's own surrogates beside our real evaluations:
-`python -m tools.paper_surrogates --models DIR... --runs RUN_DIR... [--checkpoints H5...] [--seeds 0 1]`.
+`python -m tools.paper_surrogates --models DIR... --runs RUN_DIR... [--checkpoints H5...] [--seeds 0 1]
+[--cells evostone2|ours] [--train-once]`.
 
 EvoStone2's repository keeps surrogates that the paper's runs trained on their SabberStone games
 (`TestBed/DeckSearch/resources/fixed_models/`): `miracle_rogue_dsa-me_FCNN_default_target` (a DSA-ME
@@ -17,7 +18,8 @@ run folder's own `surrogate.pt`) it prints:
   own run's evaluations, which it trained on;
 - the inner loop on it: our MAP-Elites on the surrogate alone (`experiment=paper`'s 100,000 x 10
   into a fresh archive of EvoStone2's cells), the elites it keeps and the share of them predicted
-  inside both measure ranges, per `--seeds`;
+  inside both measure ranges, per `--seeds`; `--train-once` adds our surrogate trained once on
+  each `--runs` folder's evaluations, as the paper's offline one was;
 - for the paper's models, Adam's step count, from `beta2_power` = 0.999^steps.
 """
 from __future__ import annotations
@@ -81,9 +83,9 @@ def calibration(predicted: np.ndarray, real: np.ndarray) -> dict[str, float]:
             "slope": float(cov[0, 1] / cov[1, 1]), "mse": float(np.mean((predicted - real) ** 2))}
 
 
-def inner_archive(weights, seed: int) -> dict[str, float]:
+def inner_archive(weights, seed: int, cells: str = "evostone2") -> dict[str, float]:
     """`experiment=paper`'s inner loop on a surrogate alone, into a fresh archive of EvoStone2's
-    cells: its elites, and the share of them predicted inside both measure ranges."""
+    cells (or ours): its elites, and the share of them predicted inside both measure ranges."""
     from pipeline.deck_space import DeckSpace
     from pipeline.report.paper import PAPER_SPACE
     from pipeline.search.archives import ArchiveSpec, SurrogateGrid
@@ -92,8 +94,8 @@ def inner_archive(weights, seed: int) -> dict[str, float]:
     from .run_config import checked_config
     inner = checked_config("experiment=paper", "algorithm=dsa_me").algorithm.inner
     space = DeckSpace.from_pool_file()
-    grid = SurrogateGrid(ArchiveSpec.from_config({**PAPER_SPACE, "ranges": EVOSTONE2_RANGES}), space.size,
-                         int(weights.n_out))
+    ranges = EVOSTONE2_RANGES if cells == "evostone2" else PAPER_SPACE["ranges"]
+    grid = SurrogateGrid(ArchiveSpec.from_config({**PAPER_SPACE, "ranges": ranges}), space.size, int(weights.n_out))
     run_inner_loop(space, weights, grid, np.random.default_rng(seed), int(inner.iterations), int(inner.batch_size),
                    int(inner.initial))
     m = grid.measures[grid.occupied]
@@ -129,10 +131,28 @@ def _models(args) -> dict[str, tuple[object, str | None]]:
         kept = kept_surrogate(folder)
         if kept is not None:
             models[f"ours: {folder.name}"] = kept[0], folder.name
+        if args.train_once:
+            models[f"ours, trained once: {folder.name}"] = trained_once(folder), folder.name
     return models
 
 
-def report(models, sets, seeds) -> str:
+def trained_once(folder: Path):
+    """Our surrogate trained once (the protocol's 20 epochs, seed 0) on a run folder's evaluations,
+    as the paper's offline surrogate was trained on a DSA-ME run's."""
+    from pipeline.deck_space import DeckSpace
+    from pipeline.report.section6 import kept_evaluations
+    from pipeline.search.surrogate import Surrogate
+    kept = kept_evaluations(folder)
+    if kept is None:
+        raise InputError(f"{folder} keeps no decks.npz to train on")
+    decks, columns = kept
+    model = Surrogate("mlp", DeckSpace.from_pool_file().size, len(STATISTICS), device="cpu", seed=0)
+    model.fit(decks.astype(np.float32), np.stack([columns[name] for name in STATISTICS], axis=1),
+              np.random.default_rng(0))
+    return model
+
+
+def report(models, sets, seeds, cells: str = "evostone2") -> str:
     lines = ["| model | evaluations | statistic | predicted mean (real) | predicted SD (real) | r | "
              "slope of real on predicted | MSE |", "|---|---|---|---|---|---|---|---|"]
     for name, (model, own) in models.items():
@@ -144,11 +164,12 @@ def report(models, sets, seeds) -> str:
                 c = calibration(predicted[:, j], real[:, j].astype(np.float64))
                 lines.append(f"| {name} | {set_name} ({len(decks)}) | {statistic} | {c['mean']:.3f} ({c['real_mean']:.3f}) "
                              f"| {c['sd']:.3f} ({c['real_sd']:.3f}) | {c['r']:.3f} | {c['slope']:.3f} | {c['mse']:.3f} |")
-    lines += ["", "| model | Adam steps | inner loop: elites on EvoStone2's cells (share inside the ranges), per seed |",
+    where = "EvoStone2's" if cells == "evostone2" else "our"
+    lines += ["", f"| model | Adam steps | inner loop: elites on {where} cells (share inside the ranges), per seed |",
               "|---|---|---|"]
     for name, (model, _) in models.items():
         steps = getattr(model, "adam_steps", None)
-        runs = [inner_archive(model.kernel_weights(), seed) for seed in seeds]
+        runs = [inner_archive(model.kernel_weights(), seed, cells) for seed in seeds]
         archives = ", ".join(f"{r['elites']} ({r['inside']:.1%})" for r in runs)
         lines.append(f"| {name} | {'-' if steps is None else f'{steps:.0f}'} | {archives} |")
     return "\n".join(lines) + "\n"
@@ -163,6 +184,10 @@ def main(argv=None) -> int:
     parser.add_argument("--checkpoints", type=Path, nargs="*", default=[], help="checkpoints whose evaluations "
                                                                                  "are scored too")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="the inner loop's seeds")
+    parser.add_argument("--cells", choices=("evostone2", "ours"), default="evostone2",
+                        help="the inner loop's archive: EvoStone2's cells (default) or ours")
+    parser.add_argument("--train-once", action="store_true",
+                        help="also train our surrogate once on each --runs folder's evaluations")
     args = parser.parse_args(argv)
     from pipeline.run_errors import CheckpointError
     try:
@@ -174,7 +199,7 @@ def main(argv=None) -> int:
         print("error: give at least one model (--models, or a --runs folder with surrogate.pt) and one set of "
               "evaluations (--runs, --checkpoints)", file=sys.stderr)
         return 2
-    print(report(models, sets, args.seeds), end="")
+    print(report(models, sets, args.seeds, args.cells), end="")
     return 0
 
 

@@ -155,6 +155,17 @@ def test_the_tool_scores_a_runs_evaluations_and_runs_the_inner_loop_on_the_model
     assert int(archive.split(" | ")[2].split(" ")[0]) > 0
 
 
+def test_our_surrogate_trained_once_on_a_run_is_scored_on_the_other_evaluations_only(small_run, capsys):
+    run = small_run.parent
+    assert paper_surrogates.main(["--runs", str(run), "--checkpoints", str(small_run), "--train-once",
+                                  "--cells", "ours"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split(" | ") for line in out.splitlines() if line.startswith("| ours, trained once: run |")]
+    scored = [row[1] for row in rows if row[2] in paper_surrogates.STATISTICS]
+    assert len(scored) == 3 and {name.split(" (")[0] for name in scored} == {"checkpoint.h5"}  # not its own run
+    assert "elites on our cells" in out
+
+
 def test_the_landscape_takes_its_three_statistics_from_the_paper_surrogate(model_dir, small_run):
     land = landscape_study.Landscape.trained([small_run], DeckSpace.from_pool_file())
     land.paper_model = paper_surrogates.PaperSurrogate.load(model_dir)
