@@ -1,6 +1,6 @@
 """The paper's own surrogates beside our real evaluations:
 `python -m tools.paper_surrogates --models DIR... --runs RUN_DIR... [--checkpoints H5...] [--seeds 0 1]
-[--cells evostone2|ours] [--train-once]`.
+[--first N] [--cells evostone2|ours] [--train-once]`.
 
 EvoStone2's repository keeps surrogates that the paper's runs trained on their SabberStone games
 (`TestBed/DeckSearch/resources/fixed_models/`): `miracle_rogue_dsa-me_FCNN_default_target` (a DSA-ME
@@ -118,6 +118,9 @@ def _evaluations(args) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     for path in args.checkpoints:
         evaluations = ckpt.load(path, required=("evaluations",)).arrays["evaluations"]
         sets[path.name] = evaluations["decks"], evaluations["targets"][:, :len(STATISTICS)]
+    if args.first:
+        sets = {f"{name}, first {args.first}": (decks[:args.first], real[:args.first])
+                for name, (decks, real) in sets.items()}
     return sets
 
 
@@ -157,7 +160,7 @@ def report(models, sets, seeds, cells: str = "evostone2") -> str:
              "slope of real on predicted | MSE |", "|---|---|---|---|---|---|---|---|"]
     for name, (model, own) in models.items():
         for set_name, (decks, real) in sets.items():
-            if set_name == own:
+            if set_name.split(", first ")[0] == own:
                 continue
             predicted = np.asarray(model.predict(np.asarray(decks, dtype=np.float32)), dtype=np.float64)
             for j, statistic in enumerate(STATISTICS):
@@ -184,6 +187,8 @@ def main(argv=None) -> int:
     parser.add_argument("--checkpoints", type=Path, nargs="*", default=[], help="checkpoints whose evaluations "
                                                                                  "are scored too")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="the inner loop's seeds")
+    parser.add_argument("--first", type=int, default=0, help="score only each set's first N evaluations "
+                                                                  "(100: a run's random initial decks)")
     parser.add_argument("--cells", choices=("evostone2", "ours"), default="evostone2",
                         help="the inner loop's archive: EvoStone2's cells (default) or ours")
     parser.add_argument("--train-once", action="store_true",
