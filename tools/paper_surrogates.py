@@ -20,7 +20,9 @@ run folder's own `surrogate.pt`) it prints:
   into a fresh archive of EvoStone2's cells), the elites it keeps and the share of them predicted
   inside both measure ranges, per `--seeds`; `--train-once` adds our surrogate trained once on
   each `--runs` folder's evaluations, as the paper's offline one was;
-- for the paper's models, Adam's step count, from `beta2_power` = 0.999^steps.
+- for the paper's models, Adam's step count, from `beta2_power` = 0.999^steps;
+- a deck's own noise per statistic, from the decks evaluated more than once in a set (what
+  `tools.landscape_study --noise` takes).
 """
 from __future__ import annotations
 
@@ -155,8 +157,27 @@ def trained_once(folder: Path):
     return model
 
 
+def repeat_noise(sets) -> tuple[int, np.ndarray]:
+    """A deck's own noise per statistic, from the decks evaluated more than once within a set:
+    the SD of the differences from a deck's first evaluation, over sqrt 2."""
+    differences = []
+    for decks, real in sets.values():
+        first = {}
+        for i, deck in enumerate(np.asarray(decks)):
+            key = deck.tobytes()
+            if key in first:
+                differences.append(real[i] - real[first[key]])
+            else:
+                first[key] = i
+    if not differences:
+        return 0, np.full(len(STATISTICS), np.nan)
+    return len(differences), np.std(differences, axis=0) / np.sqrt(2)
+
+
 def report(models, sets, seeds, cells: str = "evostone2") -> str:
-    lines = ["| model | evaluations | statistic | predicted mean (real) | predicted SD (real) | r | "
+    repeats, noise = repeat_noise(sets)
+    lines = [f"decks evaluated again: {repeats}; a deck's own noise SD (" +
+             ", ".join(f"{name} {sd:.3g}" for name, sd in zip(STATISTICS, noise)) + ")", "","| model | evaluations | statistic | predicted mean (real) | predicted SD (real) | r | "
              "slope of real on predicted | MSE |", "|---|---|---|---|---|---|---|---|"]
     for name, (model, own) in models.items():
         for set_name, (decks, real) in sets.items():
