@@ -30,6 +30,7 @@ from workers.protocol.results import TARGET_NAMES
 from .paper_surrogates import STATISTICS as PAPER_STATISTICS
 from .paper_surrogates import PaperSurrogate
 from .run_config import checked_config
+from .tf_checkpoint import TFCheckpointError
 
 # name -> the overrides of `python -m pipeline` that make the rule
 RULES = {
@@ -265,13 +266,16 @@ def main(argv=None) -> int:
 
     from pipeline.deck_space import DeckSpace
     torch.set_num_threads(1)  # a study runs beside real runs; one core is its share
+    try:
+        paper_model = None if args.paper_surrogate is None else PaperSurrogate.load(args.paper_surrogate)
+    except TFCheckpointError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     space = DeckSpace.from_pool_file()
     landscape = Landscape.trained(args.data, space)
-    landscape.spread = args.spread
-    if args.paper_surrogate is not None:
-        landscape.paper_model = PaperSurrogate.load(args.paper_surrogate)
+    landscape.spread, landscape.paper_model = args.spread, paper_model
     if args.noise is not None:
-        landscape.noise_sd[:3] = args.noise
+        landscape.noise_sd[:len(args.noise)] = args.noise
     print(f"landscape: noise SD per statistic: health difference {landscape.noise_sd[0]:.2f}, "
           f"turns {landscape.noise_sd[1]:.3f}, hand size {landscape.noise_sd[2]:.3f}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)

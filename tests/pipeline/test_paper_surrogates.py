@@ -177,7 +177,7 @@ def test_the_landscape_takes_its_three_statistics_from_the_paper_surrogate(model
 
 
 def test_the_landscape_study_takes_the_paper_surrogate_and_the_noise_from_its_command_line(model_dir, small_run,
-                                                                                           tmp_path):
+                                                                                           tmp_path, capsys):
     import json
     args = ["--data", str(small_run), "--paper-surrogate", str(model_dir), "--noise", "0", "0.5", "0",
             "--seeds", "0", "--budget", "200", "--out", str(tmp_path / "study")]
@@ -185,3 +185,6 @@ def test_the_landscape_study_takes_the_paper_surrogate_and_the_noise_from_its_co
     learned = json.loads((tmp_path / "study" / "landscape.json").read_text())
     assert learned["paper_surrogate"] == str(model_dir.resolve()) and learned["noise_sd"][:3] == [0, 0.5, 0]
     assert json.loads((tmp_path / "study" / "map_elites-ours-seed0-200.json").read_text())["evaluations"] == 200
+    args[args.index("--paper-surrogate") + 1] = str(tmp_path / "nowhere")
+    assert landscape_study.main(args) == 2
+    assert "nowhere/model.ckpt.index: no such file" in capsys.readouterr().err
