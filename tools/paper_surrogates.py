@@ -107,7 +107,8 @@ def inner_archive(weights, seed: int, cells: str = "evostone2") -> dict[str, flo
 
 
 def _evaluations(args) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Each set of real evaluations by name: decks, and the three statistics as columns."""
+    """Each set of real evaluations by name (a run folder's or a checkpoint's file name): decks,
+    and the three statistics as columns."""
     from pipeline.report.section6 import kept_evaluations
     from pipeline.state import checkpoint as ckpt
     sets = {}
@@ -120,40 +121,29 @@ def _evaluations(args) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     for path in args.checkpoints:
         evaluations = ckpt.load(path, required=("evaluations",)).arrays["evaluations"]
         sets[path.name] = evaluations["decks"], evaluations["targets"][:, :len(STATISTICS)]
-    if args.first:
-        sets = {f"{name}, first {args.first}": (decks[:args.first], real[:args.first])
-                for name, (decks, real) in sets.items()}
     return sets
 
 
-def _models(args) -> dict[str, tuple[object, str | None]]:
-    """Each model by name, with the evaluation set it trained on (not scored on it)."""
+def _our_models(args, sets) -> dict[str, tuple[object, str]]:
+    """Our surrogates by name, each with the evaluation set it trained on (not scored on it)."""
     from pipeline.report.section6 import kept_surrogate
     models = {}
-    for folder in args.models:
-        models[folder.name] = PaperSurrogate.load(folder), None
     for folder in args.runs:
         kept = kept_surrogate(folder)
         if kept is not None:
             models[f"ours: {folder.name}"] = kept[0], folder.name
         if args.train_once:
-            models[f"ours, trained once: {folder.name}"] = trained_once(folder), folder.name
+            models[f"ours, trained once: {folder.name}"] = trained_once(*sets[folder.name]), folder.name
     return models
 
 
-def trained_once(folder: Path):
-    """Our surrogate trained once (the protocol's 20 epochs, seed 0) on a run folder's evaluations,
-    as the paper's offline surrogate was trained on a DSA-ME run's."""
+def trained_once(decks: np.ndarray, real: np.ndarray):
+    """Our surrogate trained once (the protocol's 20 epochs, seed 0) on a run's evaluations, as the
+    paper's offline surrogate was trained on a DSA-ME run's."""
     from pipeline.deck_space import DeckSpace
-    from pipeline.report.section6 import kept_evaluations
     from pipeline.search.surrogate import Surrogate
-    kept = kept_evaluations(folder)
-    if kept is None:
-        raise InputError(f"{folder} keeps no decks.npz to train on")
-    decks, columns = kept
     model = Surrogate("mlp", DeckSpace.from_pool_file().size, len(STATISTICS), device="cpu", seed=0)
-    model.fit(decks.astype(np.float32), np.stack([columns[name] for name in STATISTICS], axis=1),
-              np.random.default_rng(0))
+    model.fit(decks.astype(np.float32), real, np.random.default_rng(0))
     return model
 
 
@@ -174,20 +164,26 @@ def repeat_noise(sets) -> tuple[int, np.ndarray]:
     return len(differences), np.std(differences, axis=0) / np.sqrt(2)
 
 
-def report(models, sets, seeds, cells: str = "evostone2") -> str:
+def report(models, sets, seeds, cells: str = "evostone2", first: int = 0) -> str:
+    """The tables; `first`: score only each set's first N evaluations (0: all)."""
+    if first:
+        sets = {name: (decks[:first], real[:first]) for name, (decks, real) in sets.items()}
+    label = f", first {first}" if first else ""
     repeats, noise = repeat_noise(sets)
-    lines = [f"decks evaluated again: {repeats}; a deck's own noise SD (" +
-             ", ".join(f"{name} {sd:.3g}" for name, sd in zip(STATISTICS, noise)) + ")", "","| model | evaluations | statistic | predicted mean (real) | predicted SD (real) | r | "
+    lines = [f"decks evaluated again: {repeats}; a deck's own noise SD ("
+             + ", ".join(f"{name} {sd:.3g}" for name, sd in zip(STATISTICS, noise)) + ")", "",
+             "| model | evaluations | statistic | predicted mean (real) | predicted SD (real) | r | "
              "slope of real on predicted | MSE |", "|---|---|---|---|---|---|---|---|"]
     for name, (model, own) in models.items():
         for set_name, (decks, real) in sets.items():
-            if set_name.split(", first ")[0] == own:
+            if set_name == own:
                 continue
             predicted = np.asarray(model.predict(np.asarray(decks, dtype=np.float32)), dtype=np.float64)
             for j, statistic in enumerate(STATISTICS):
                 c = calibration(predicted[:, j], real[:, j].astype(np.float64))
-                lines.append(f"| {name} | {set_name} ({len(decks)}) | {statistic} | {c['mean']:.3f} ({c['real_mean']:.3f}) "
-                             f"| {c['sd']:.3f} ({c['real_sd']:.3f}) | {c['r']:.3f} | {c['slope']:.3f} | {c['mse']:.3f} |")
+                lines.append(f"| {name} | {set_name}{label} ({len(decks)}) | {statistic} | {c['mean']:.3f} "
+                             f"({c['real_mean']:.3f}) | {c['sd']:.3f} ({c['real_sd']:.3f}) | {c['r']:.3f} | "
+                             f"{c['slope']:.3f} | {c['mse']:.3f} |")
     where = "EvoStone2's" if cells == "evostone2" else "our"
     lines += ["", f"| model | Adam steps | inner loop: elites on {where} cells (share inside the ranges), per seed |",
               "|---|---|---|"]
@@ -217,7 +213,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     from pipeline.run_errors import CheckpointError
     try:
-        models, sets = _models(args), _evaluations(args)
+        models = {folder.name: (PaperSurrogate.load(folder), None) for folder in args.models}
+        sets = _evaluations(args)
+        models.update(_our_models(args, sets))
     except (TFCheckpointError, CheckpointError, InputError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -225,7 +223,7 @@ def main(argv=None) -> int:
         print("error: give at least one model (--models, or a --runs folder with surrogate.pt) and one set of "
               "evaluations (--runs, --checkpoints)", file=sys.stderr)
         return 2
-    print(report(models, sets, args.seeds, args.cells), end="")
+    print(report(models, sets, args.seeds, args.cells, args.first), end="")
     return 0
 
 
