@@ -180,8 +180,7 @@ def table_lines(rows: list[dict]) -> list[str]:
     paper_said = f"paper: {PAPER['trials']} trials, {PAPER['evaluations']:,} evaluations"
     for row in rows:
         evals = sorted(set(row["evaluations"]))
-        said = (f"ours: {row['trials']} trial{'s' * (row['trials'] > 1)} (seed {', '.join(map(str, row['seeds']))}), "
-                f"{'-'.join(f'{e:,}' for e in evals)} evaluations")
+        said = f"ours: {_trials(row['seeds'])} ({_seeds(row['seeds'])}), {'-'.join(f'{e:,}' for e in evals)} evaluations"
         lines.append("| " + " | ".join([row["label"], said, *[_value(*row[k]["ours"][:2]) for k, _, _ in METRICS]]) + " |")
         if row[METRICS[0][0]]["paper"] is None:
             lines.append("| | paper: not in its Table 1 |" + " |" * len(METRICS))
@@ -239,11 +238,11 @@ def section6_markdown(summaries: list[Summary]) -> str:
     text = "\n## The paper's Section 6: a final DSA-ME surrogate tested on another trial's evaluations\n\n"
     if len(kept) < 2:
         text += (f"Needs two finished DSA-ME trials that keep surrogate.pt and decks.npz; "
-                 f"{len(kept)} of {len(trials)} here do (seeds {_seeds(kept)}).\n")
+                 f"{len(kept)} of {len(trials)} here do{f' ({_seeds([s.seed for s in kept])})' if kept else ''}.\n")
     else:
         mse, pairs = mean_pairwise_mse([s.path for s in kept])
         names = [n for n in paper["test_mse"] if n in mse]
-        text += (f"Mean squared error, mean over {pairs} ordered pairs of trials (seeds {_seeds(kept)}):\n\n"
+        text += (f"Mean squared error, mean over {pairs} ordered pairs of trials ({_seeds([s.seed for s in kept])}):\n\n"
                  + _ours_and_papers(names, [mse[n] for n in names], [paper["test_mse"][n] for n in names]))
     text += "\n## The paper's Section 6: a last DSA-ME surrogate archive played for real\n\n"
     played = [(s, t) for s in trials if (t := transfer(s.path)) is not None]
@@ -252,7 +251,7 @@ def section6_markdown(summaries: list[Summary]) -> str:
                        f"pipeline.report.section6 transfer RUN` plays it once and keeps the games).\n")
     ours = [np.mean([t[key] for _, t in played]) * scale for key, _, scale in TRANSFER_KEYS.values()]
     return (text + f"The elites of the last surrogate archive placed by their real games on the run's cells, mean "
-            f"over {len(played)} trials (seeds {_seeds([s for s, _ in played])}; "
+            f"over {_trials(played)} ({_seeds([s.seed for s, _ in played])}; "
             f"{', '.join(str(t['surrogate_elites']) for _, t in played)} elites):\n\n"
             + _ours_and_papers(list(TRANSFER_KEYS), ours, [paper["transfer"][key] * scale for _, key, scale
                                                            in TRANSFER_KEYS.values()]))
@@ -264,8 +263,14 @@ TRANSFER_KEYS = {"retained %": ("retained_share", "retained_share", 100.0),
                  "mean Manhattan distance (cells)": ("mean_manhattan_distance", "manhattan_distance", 1.0)}
 
 
-def _seeds(summaries: list[Summary]) -> str:
-    return ", ".join(str(s.seed) for s in summaries) or "none"
+def _seeds(seeds: list[int]) -> str:
+    """'seed 0', 'seeds 0, 1'."""
+    return f"seed{'s' * (len(seeds) != 1)} {', '.join(map(str, seeds))}"
+
+
+def _trials(seeds: list[int]) -> str:
+    """'1 trial', '2 trials'."""
+    return f"{len(seeds)} trial{'s' * (len(seeds) != 1)}"
 
 
 def _ours_and_papers(names: list[str], ours: list[float], papers: list[float]) -> str:

@@ -71,7 +71,7 @@ def test_the_paper_table_shows_both_analyses_beside_the_papers(two_runs):
     assert f"mean over {pairs} ordered pairs of trials (seeds 1, 2)" in text
     assert f"| ours | {mse['turns']:.2f} | {mse['hand_size']:.2f} | {mse['health_difference']:.2f} |" in text
     played = section6.transfer(a)
-    assert "mean over 1 trials (seeds 1;" in text
+    assert "mean over 1 trial (seed 1;" in text
     assert (f"| ours | {played['retained_share'] * 100:.2f} | {played['same_cell_share'] * 100:.2f} | "
             f"{played['mean_manhattan_distance']:.2f} |") in text
     assert "| paper | 44.00 | 3.00 | 2.45 |" in text
