@@ -40,6 +40,10 @@ RULES = {
     # 40 x 40 split of turns [5, 16] and hand size [1, 8]
     "evostone2_cells": ["archive.ranges=[[5,16],[1,8]]"],
     "synchronous": ["algorithm.steady_state=false"],
+    # DSA-ME's outer loop and map as EvoStone2 runs them: synchronous, its cells in the real and
+    # the surrogate archives (fewer surrogate elites to play each outer iteration); the inner loop
+    # keeps our mutation
+    "evostone2_dsa_me": ["algorithm.steady_state=false", "archive.ranges=[[5,16],[1,8]]"],
     "evostone2_mutation": [],  # with the deck space's mutation replaced (SPACE_CHANGES)
     # EvoStone2's own loop instead of the pipeline's (evostone2_loop; EVOSTONE2_LOOPS)
     "evostone2_loop_200": [],

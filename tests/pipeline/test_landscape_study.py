@@ -101,3 +101,10 @@ def test_evostone2s_loop_hands_out_random_decks_then_mutants_of_the_decks_back_s
     mutants_of_it = decks[(ids >= 10) & (ids < 21)]  # the 9 evaluators still playing, 11 idle
     for mutant in mutants_of_it:
         assert shared(mutant, first_back) > max(shared(mutant, other) for other in others)
+
+
+def test_evostone2s_dsa_me_searches_synchronously_on_the_papers_cells(landscape):
+    land, _ = landscape
+    theirs = landscape_study.run_one(land, "dsa_me", "evostone2_dsa_me", seed=3, budget=200)
+    assert theirs["evaluations"] == 200
+    assert theirs["own_cells"]["coverage"] == theirs["paper_cells"]["coverage"] > 0
