@@ -32,18 +32,20 @@ from .paper_surrogates import PaperSurrogate
 from .run_config import checked_config
 from .tf_checkpoint import TFCheckpointError
 
+# EvoStone2's map during the search too: each range divided by its width + 1, the values above
+# clipped into the last cell (pipeline/report/evostone2_cells.py), the same cells as an even
+# 40 x 40 split of turns [5, 16] and hand size [1, 8]
+EVOSTONE2_CELLS = "archive.ranges=[[5,16],[1,8]]"
+SYNCHRONOUS = "algorithm.steady_state=false"
 # name -> the overrides of `python -m pipeline` that make the rule
 RULES = {
     "ours": [],
-    # EvoStone2's map during the search too: each range divided by its width + 1, the values above
-    # clipped into the last cell (pipeline/report/evostone2_cells.py), the same cells as an even
-    # 40 x 40 split of turns [5, 16] and hand size [1, 8]
-    "evostone2_cells": ["archive.ranges=[[5,16],[1,8]]"],
-    "synchronous": ["algorithm.steady_state=false"],
+    "evostone2_cells": [EVOSTONE2_CELLS],
+    "synchronous": [SYNCHRONOUS],
     # DSA-ME's outer loop and map as EvoStone2 runs them: synchronous, its cells in the real and
     # the surrogate archives (fewer surrogate elites to play each outer iteration); the inner loop
     # keeps our mutation
-    "evostone2_dsa_me": ["algorithm.steady_state=false", "archive.ranges=[[5,16],[1,8]]"],
+    "evostone2_dsa_me": [SYNCHRONOUS, EVOSTONE2_CELLS],
     "evostone2_mutation": [],  # with the deck space's mutation replaced (SPACE_CHANGES)
     # EvoStone2's own loop instead of the pipeline's (evostone2_loop; EVOSTONE2_LOOPS)
     "evostone2_loop_200": [],

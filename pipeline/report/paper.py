@@ -235,14 +235,15 @@ def section6_markdown(summaries: list[Summary]) -> str:
     paper = PAPER["section6"]
     trials = [s for s in summaries if s.algorithm == "dsa_me" and s.history and s.finished]
     kept = [s for s in trials if (s.path / run_files.SURROGATE_FILE).is_file() and (s.path / run_files.DECKS_FILE).is_file()]
+    kept_seeds = [s.seed for s in kept]
     text = "\n## The paper's Section 6: a final DSA-ME surrogate tested on another trial's evaluations\n\n"
     if len(kept) < 2:
         text += (f"Needs two finished DSA-ME trials that keep surrogate.pt and decks.npz; "
-                 f"{len(kept)} of {len(trials)} here do{f' ({_seeds([s.seed for s in kept])})' if kept else ''}.\n")
+                 f"{len(kept)} of {len(trials)} here do{f' ({_seeds(kept_seeds)})' if kept else ''}.\n")
     else:
         mse, pairs = mean_pairwise_mse([s.path for s in kept])
         names = [n for n in paper["test_mse"] if n in mse]
-        text += (f"Mean squared error, mean over {pairs} ordered pairs of trials ({_seeds([s.seed for s in kept])}):\n\n"
+        text += (f"Mean squared error, mean over {pairs} ordered pairs of trials ({_seeds(kept_seeds)}):\n\n"
                  + _ours_and_papers(names, [mse[n] for n in names], [paper["test_mse"][n] for n in names]))
     text += "\n## The paper's Section 6: a last DSA-ME surrogate archive played for real\n\n"
     played = [(s, t) for s in trials if (t := transfer(s.path)) is not None]
@@ -250,8 +251,9 @@ def section6_markdown(summaries: list[Summary]) -> str:
         return text + (f"No finished DSA-ME trial here has its last surrogate archive played (`python -m "
                        f"pipeline.report.section6 transfer RUN` plays it once and keeps the games).\n")
     ours = [np.mean([t[key] for _, t in played]) * scale for key, _, scale in TRANSFER_KEYS.values()]
+    played_seeds = [s.seed for s, _ in played]
     return (text + f"The elites of the last surrogate archive placed by their real games on the run's cells, mean "
-            f"over {_trials(played)} ({_seeds([s.seed for s, _ in played])}; "
+            f"over {_trials(played_seeds)} ({_seeds(played_seeds)}; "
             f"{', '.join(str(t['surrogate_elites']) for _, t in played)} elites):\n\n"
             + _ours_and_papers(list(TRANSFER_KEYS), ours, [paper["transfer"][key] * scale for _, key, scale
                                                            in TRANSFER_KEYS.values()]))
