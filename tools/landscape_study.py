@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -134,10 +135,10 @@ class Landscape:
     """Each deck's 12 targets: the model's prediction plus noise of the held-out residuals' SD, the
     noise drawn from (seed, evaluation id), so a deck evaluated again under another id varies as a
     real one would. `spread` scales the predicted measures' distance from their mean over the
-    training decks (turns and hand size; 1: as learned): how coverage follows an engine whose
-    decks differ more or less in them."""
+    training decks (turns and hand size, one factor for both or one each; 1: as learned): how
+    coverage follows an engine whose decks differ more or less in them."""
 
-    def __init__(self, model, noise_sd: np.ndarray, center: np.ndarray, spread: float = 1.0):
+    def __init__(self, model, noise_sd: np.ndarray, center: np.ndarray, spread: float | Sequence[float] = 1.0):
         self.model, self.noise_sd, self.center, self.spread = model, noise_sd, center, spread
         self.paper_model = None  # tools.paper_surrogates.PaperSurrogate: its statistics replace the model's
 
@@ -159,7 +160,7 @@ class Landscape:
         predicted = self.model.predict(np.asarray(decks, dtype=np.float32)).astype(np.float64)
         if self.paper_model is not None:
             predicted[:, :len(PAPER_STATISTICS)] = self.paper_model.predict(decks)
-        if self.spread != 1.0:
+        if np.any(np.asarray(self.spread) != 1.0):
             measures = [TARGET_NAMES.index("turns"), TARGET_NAMES.index("hand_size")]
             predicted[:, measures] = self.center[measures] + (predicted[:, measures] - self.center[measures]) * self.spread
         noise = np.array([np.random.default_rng([seed, int(e)]).standard_normal(len(self.noise_sd)) for e in eval_ids])
@@ -259,8 +260,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=list(range(10)))
     parser.add_argument("--budget", type=int, default=10_000)
     parser.add_argument("--algorithm", choices=("map_elites", "dsa_me"), default="map_elites")
-    parser.add_argument("--spread", type=float, default=1.0, help="the landscape's spread of turns and hand size "
-                                                                   "about their mean (default 1: as learned)")
+    parser.add_argument("--spread", type=float, nargs="+", default=[1.0], metavar="FACTOR",
+                        help="the landscape's spread of turns and hand size about their mean: one factor for "
+                             "both, or turns' then hand size's (default 1: as learned)")
     parser.add_argument("--paper-surrogate", type=Path, help="a folder with one of the paper's surrogates "
                         "(tools.paper_surrogates): health difference, turns and hand size come from it")
     parser.add_argument("--noise", type=float, nargs=3, metavar=("HEALTH", "TURNS", "HAND"),
@@ -268,6 +270,9 @@ def main(argv=None) -> int:
                              "residuals')")
     parser.add_argument("--out", type=Path, default=Path("results/landscape_study"))
     args = parser.parse_args(argv)
+    if len(args.spread) > 2:
+        parser.error("--spread takes one factor (turns and hand size) or two (turns, hand size)")
+    spread = args.spread[0] if len(args.spread) == 1 else args.spread  # one: as the studies kept it
     import torch
 
     from pipeline.deck_space import DeckSpace
@@ -279,14 +284,14 @@ def main(argv=None) -> int:
         return 2
     space = DeckSpace.from_pool_file()
     landscape = Landscape.trained(args.data, space)
-    landscape.spread, landscape.paper_model = args.spread, paper_model
+    landscape.spread, landscape.paper_model = spread, paper_model
     if args.noise is not None:
         landscape.noise_sd[:len(args.noise)] = args.noise
     print(f"landscape: noise SD per statistic: health difference {landscape.noise_sd[0]:.2f}, "
           f"turns {landscape.noise_sd[1]:.3f}, hand size {landscape.noise_sd[2]:.3f}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     learned = {"data": [str(p.resolve()) for p in args.data], "noise_sd": [round(float(v), 6) for v in landscape.noise_sd],
-               "spread": args.spread,
+               "spread": spread,
                **({"paper_surrogate": str(args.paper_surrogate.resolve())} if args.paper_surrogate else {})}
     kept = args.out / "landscape.json"
     if kept.is_file() and json.loads(kept.read_text()) != learned:

@@ -68,7 +68,7 @@ def test_evostone2s_mutation_keeps_decks_valid_and_never_removes_a_single_last_c
     assert (children != parents).any(axis=1).mean() > 0.5
 
 
-def test_the_spread_scales_the_measures_about_their_mean_and_nothing_else(landscape):
+def test_the_spread_scales_the_measures_about_their_mean_and_nothing_else_one_factor_or_one_each(landscape):
     land, _ = landscape
     decks = DeckSpace.from_pool_file().random_decks(np.random.default_rng(1), 4)
     ids = np.arange(4)
@@ -79,6 +79,10 @@ def test_the_spread_scales_the_measures_about_their_mean_and_nothing_else(landsc
     assert np.allclose((learned - narrow)[:, measures], (predicted - land.center)[:, measures] * 0.5)
     others = [i for i in range(learned.shape[1]) if i not in measures]
     assert np.array_equal(learned[:, others], narrow[:, others])
+    turns_only = landscape_study.Landscape(land.model, land.noise_sd, land.center, spread=(0.5, 1.0))
+    narrow_turns = turns_only.targets(decks, ids, seed=2)
+    assert np.array_equal(narrow_turns[:, [1]], narrow[:, [1]])
+    assert np.array_equal(np.delete(narrow_turns, 1, axis=1), np.delete(learned, 1, axis=1))
 
 
 def test_evostone2s_loop_hands_out_random_decks_then_mutants_of_the_decks_back_so_far(landscape):
