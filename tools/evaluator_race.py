@@ -17,7 +17,7 @@ protocol's game, so rate 0 plays exactly the protocol's games (a test checks it)
 real rate hangs on the worker's cores and on how long `Rate()` takes against the rest of a node
 (a clone, the action, a hash), which nobody measured; hence several rates.
 
-Decks: `--elites` of RUN's archive (sampled over its cells) and `--random` of its first 100
+Decks: `--elites` drawn at random from RUN's archive and `--random` of its first 100
 evaluations (the random decks that begin a run), from its `decks.npz`. Each (deck, rate) is
 played once with the same game seeds and kept as JSON in --out (default: a temporary folder);
 runs already there are read, not played again. Prints, per group and rate, the mean change
