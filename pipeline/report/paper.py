@@ -230,7 +230,7 @@ def section6_markdown(summaries: list[Summary]) -> str:
     """The paper's Section 6 from the DSA-ME trials' summaries (section6.py), beside the paper's:
     the test error of a final surrogate on another trial's evaluations (trials that keep
     surrogate.pt and decks.npz), and the transfer of a last surrogate archive to real games
-    (trials whose surrogate_elites.npz has been played, transfer_games.json). Finished trials
+    (trials whose surrogate_elites.npz has been played, transfer_games.npz). Finished trials
     only: the paper's are of final surrogates."""
     paper = PAPER["section6"]
     trials = [s for s in summaries if s.algorithm == "dsa_me" and s.history and s.finished]

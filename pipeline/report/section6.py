@@ -6,7 +6,7 @@ ordered pair of trials of an algorithm.
 Transfer: the elites of a trial's last surrogate archive (`surrogate_elites.npz`, MAP-Elites run on
 its final surrogate) played for real with the run's own games, once: `python -m
 pipeline.report.section6 transfer RUN...` keeps their results in the run folder
-(`transfer_games.json`, each piece as it comes back, so a stop loses none), and the share retained,
+(`transfer_games.npz`, each piece as it comes back, so a stop loses none), and the share retained,
 the share in the predicted cell and the mean Manhattan distance are computed from it.
 The paper's own figures are data in paper_table1.json ("section6")."""
 from __future__ import annotations
@@ -82,7 +82,7 @@ def mean_pairwise_mse(folders: list[Path]) -> tuple[dict[str, float], int]:
     return {name: float(np.mean([r[name] for r in results])) for name in results[0]}, len(results)
 
 
-TRANSFER_GAMES = "transfer_games.json"
+TRANSFER_GAMES = "transfer_games.npz"  # the elites' digest and their targets, in order
 
 
 def kept_surrogate_elites(folder: Path) -> tuple[dict[str, np.ndarray], str] | None:
@@ -104,15 +104,20 @@ def _kept_games(folder: Path, digest: str) -> list:
     path = Path(folder) / TRANSFER_GAMES
     if not path.is_file():
         return []
-    kept = json.loads(path.read_text())
-    return kept["targets"] if kept.get("elites") == digest else []
+    with np.load(path) as kept:
+        return kept["targets"].tolist() if str(kept["elites"]) == digest else []
 
 
 def _keep_games(folder: Path, digest: str, targets: list) -> None:
+    """Compressed float64: the games' results exactly, a third of their size as JSON text."""
     from ..cluster.stops import stops_deferred
-    text = json.dumps({"elites": digest, "targets": [[float(v) for v in t] for t in targets]}) + "\n"
+    played = np.array(targets, dtype=np.float64)
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, elites=np.array(digest), targets=played)
     with stops_deferred():
-        run_files.replace_whole(Path(folder) / TRANSFER_GAMES, lambda tmp: Path(tmp).write_text(text))
+        run_files.replace_whole(Path(folder) / TRANSFER_GAMES, write)
 
 
 def transfer(folder: Path) -> dict | None:

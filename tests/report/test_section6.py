@@ -1,9 +1,8 @@
 """The paper's Section 6 from run summaries alone agrees with the same analyses on the runs'
 checkpoints: the test error (surrogate.pt, decks.npz, evaluations.csv), and the transfer of the
 last surrogate archive (surrogate_elites.npz), whose games are played once and kept
-(transfer_games.json)."""
-import json
-
+(transfer_games.npz)."""
+import numpy as np
 import pytest
 
 from pipeline.report import analysis, paper, section6
@@ -44,8 +43,9 @@ def test_the_transfer_from_summaries_is_the_checkpoints_and_its_games_are_played
     from_summaries = section6.play_transfer(a, workers=1, progress=False)
     assert from_summaries == analysis.run_transfer(a / "checkpoint.h5", workers=1)
     assert from_summaries["surrogate_elites"] > 0
-    kept = json.loads((a / section6.TRANSFER_GAMES).read_text())
-    assert len(kept["targets"]) == from_summaries["surrogate_elites"]
+    with np.load(a / section6.TRANSFER_GAMES) as kept:
+        assert len(kept["targets"]) == from_summaries["surrogate_elites"]
+        assert kept["targets"].dtype == np.float64
 
     def no_games(*args, **kwargs):
         raise AssertionError("played again")
@@ -57,7 +57,7 @@ def test_games_kept_for_other_elites_are_not_counted(two_runs, tmp_path):
     import shutil
     a, _ = two_runs
     moved = shutil.copytree(a, tmp_path / "run")
-    (moved / section6.TRANSFER_GAMES).write_text(json.dumps({"elites": "another archive", "targets": [[0.0] * 4] * 9999}))
+    np.savez_compressed(moved / section6.TRANSFER_GAMES, elites=np.array("another archive"), targets=np.zeros((9999, 4)))
     assert section6.transfer(moved) is None
 
 
