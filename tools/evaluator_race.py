@@ -36,7 +36,10 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+import yaml
 
+from pipeline.deck_space import DeckSpace
+from pipeline.search import run_files
 from workers.engine.game import new_game
 from workers.engine.rng import derive
 from workers.inputs import ArgumentParser
@@ -123,15 +126,15 @@ def play_deck(deck: Sequence[str], rate: float, games: int, seed: int) -> dict:
 def chosen_decks(run: Path, elites: int, randoms: int, seed: int = 0) -> dict[str, list[tuple[int, list[str]]]]:
     """(eval id, card ids) of `elites` archive elites and `randoms` of the first 100
     evaluations, drawn with `seed`."""
-    saved = np.load(run / "decks.npz")
-    cards, pool = saved["cards"], saved["pool"]
+    space = DeckSpace.from_config(yaml.safe_load((run / "config.yaml").read_text())["deck_space"])
+    decks = run_files.read_decks(run / run_files.DECKS_FILE, space)
     with open(run / "archive.csv", newline="") as f:
         elite_ids = sorted(int(row["eval_id"]) for row in csv.DictReader(f))
     draw = np.random.default_rng(seed)
     # a permutation's first n: more decks keep the ones drawn before
     groups = {"elites": sorted(draw.permutation(elite_ids)[:elites].tolist()),
-              "random": sorted(draw.permutation(min(100, len(cards)))[:randoms].tolist())}
-    return {name: [(i, [str(pool[c]) for c in cards[i]]) for i in ids] for name, ids in groups.items()}
+              "random": sorted(draw.permutation(min(100, len(decks)))[:randoms].tolist())}
+    return {name: [(i, space.decode(decks[i])) for i in ids] for name, ids in groups.items()}
 
 
 def _played(task: tuple) -> dict:
@@ -168,7 +171,7 @@ def report(results: dict, rates: Sequence[float]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(prog="python -m tools.evaluator_race", description=__doc__.split("\n")[0])
-    parser.add_argument("run", type=Path, help="a run folder with decks.npz and archive.csv")
+    parser.add_argument("run", type=Path, help="a run folder with decks.npz, config.yaml and archive.csv")
     parser.add_argument("--elites", type=int, default=16)
     parser.add_argument("--random", type=int, default=12)
     parser.add_argument("--rates", type=float, nargs="+", default=[0.0, 0.03, 0.1, 0.3])
@@ -177,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    for name in ("decks.npz", "archive.csv"):
+    for name in (run_files.DECKS_FILE, "config.yaml", "archive.csv"):
         if not (args.run / name).is_file():
             parser.error(f"{args.run} has no {name}")
     if args.rates[0] != 0 or any(not 0 <= r <= 1 for r in args.rates):
