@@ -1,6 +1,7 @@
 """The search's rules compared on a learned landscape, many seeds at no cost in games:
 `python -m tools.landscape_study --data CHECKPOINT... [--rules ours evostone2_cells] [--seeds 0 1 2 ...]
-[--budget 10000] [--algorithm map_elites] [--spread 1] [--paper-surrogate DIR] [--noise H T S] [--out DIR]`.
+[--budget 10000] [--algorithm map_elites] [--spread 1] [--paper-surrogate DIR | --run-surrogate RUN]
+[--noise H T S] [--out DIR]`.
 
 A real deck costs about 2.6 s of CPU (200 protocol games), so a rule of the search (the archive's
 cells, the loop) cannot be tried on many seeds of real runs. Here each deck's result comes from a
@@ -8,8 +9,10 @@ LANDSCAPE STAND-IN for the games instead: an MLP trained on real evaluations (th
 given, e.g. the paper runs'), plus Gaussian noise of its held-out residuals' size per statistic,
 drawn from the evaluation's id, so that the results spread as real ones do. With
 --paper-surrogate, health difference, turns and hand size come from one of the paper's own
-surrogates (tools.paper_surrogates) instead, the other statistics from the MLP; --noise sets the
-noise of those three (e.g. a deck's own, from decks evaluated twice). The search is the
+surrogates (tools.paper_surrogates) instead, the other statistics from the MLP; with
+--run-surrogate, from a run's own final surrogate (its folder's surrogate.pt: the control that
+says whether a landscape differs for the paper's games or for being a run-trained surrogate);
+--noise sets the noise of those three (e.g. a deck's own, from decks evaluated twice). The search is the
 pipeline's own (`experiment=paper`, the algorithm, each rule's overrides). Each run's evaluations
 are scored on EvoStone2's cells (what the paper's Table 1 counts) and on the run's own archive.
 Prints, per rule, mean +- SD over the seeds and Welch's t-test against the first rule, and writes
@@ -140,7 +143,7 @@ class Landscape:
 
     def __init__(self, model, noise_sd: np.ndarray, center: np.ndarray, spread: float | Sequence[float] = 1.0):
         self.model, self.noise_sd, self.center, self.spread = model, noise_sd, center, spread
-        self.paper_model = None  # tools.paper_surrogates.PaperSurrogate: its statistics replace the model's
+        self.paper_model = None  # PaperSurrogate or RunSurrogate: its three statistics replace the model's
 
     @classmethod
     def trained(cls, checkpoints: list[Path], space, seed: int = 0) -> "Landscape":
@@ -165,6 +168,25 @@ class Landscape:
             predicted[:, measures] = self.center[measures] + (predicted[:, measures] - self.center[measures]) * self.spread
         noise = np.array([np.random.default_rng([seed, int(e)]).standard_normal(len(self.noise_sd)) for e in eval_ids])
         return predicted + noise.reshape(predicted.shape) * self.noise_sd
+
+
+class RunSurrogate:
+    """A run's final surrogate (surrogate.pt in its folder) giving the paper's surrogates' three
+    statistics, so that it stands where PaperSurrogate does."""
+
+    def __init__(self, folder: Path):
+        from pipeline.report.section6 import kept_surrogate
+        kept = kept_surrogate(folder)
+        if kept is None:
+            raise ValueError(f"{folder}: no surrogate.pt (a run folder from seed 1 on keeps its final surrogate)")
+        self.model, names = kept
+        missing = [name for name in PAPER_STATISTICS if name not in names]
+        if missing:
+            raise ValueError(f"{folder}: its surrogate does not predict {', '.join(missing)}")
+        self.columns = [names.index(name) for name in PAPER_STATISTICS]
+
+    def predict(self, decks: np.ndarray) -> np.ndarray:
+        return self.model.predict(np.asarray(decks, dtype=np.float32)).astype(np.float64)[:, self.columns]
 
 
 class LandscapeGames:
@@ -265,6 +287,8 @@ def main(argv=None) -> int:
                              "both, or turns' then hand size's (default 1: as learned)")
     parser.add_argument("--paper-surrogate", type=Path, help="a folder with one of the paper's surrogates "
                         "(tools.paper_surrogates): health difference, turns and hand size come from it")
+    parser.add_argument("--run-surrogate", type=Path, metavar="RUN", help="a run folder with surrogate.pt: "
+                        "health difference, turns and hand size come from the run's final surrogate")
     parser.add_argument("--noise", type=float, nargs=3, metavar=("HEALTH", "TURNS", "HAND"),
                         help="the noise SD of health difference, turns and hand size (default: the held-out "
                              "residuals')")
@@ -272,14 +296,17 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if len(args.spread) > 2:
         parser.error("--spread takes one factor (turns and hand size) or two (turns, hand size)")
+    if args.paper_surrogate and args.run_surrogate:
+        parser.error("give --paper-surrogate or --run-surrogate, not both")
     spread = args.spread[0] if len(args.spread) == 1 else args.spread  # one: as the studies kept it
     import torch
 
     from pipeline.deck_space import DeckSpace
     torch.set_num_threads(1)  # a study runs beside real runs; one core is its share
     try:
-        paper_model = None if args.paper_surrogate is None else PaperSurrogate.load(args.paper_surrogate)
-    except TFCheckpointError as error:
+        paper_model = (PaperSurrogate.load(args.paper_surrogate) if args.paper_surrogate
+                       else RunSurrogate(args.run_surrogate) if args.run_surrogate else None)
+    except (TFCheckpointError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     space = DeckSpace.from_pool_file()
@@ -292,7 +319,8 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     learned = {"data": [str(p.resolve()) for p in args.data], "noise_sd": [round(float(v), 6) for v in landscape.noise_sd],
                "spread": spread,
-               **({"paper_surrogate": str(args.paper_surrogate.resolve())} if args.paper_surrogate else {})}
+               **({"paper_surrogate": str(args.paper_surrogate.resolve())} if args.paper_surrogate else {}),
+               **({"run_surrogate": str(args.run_surrogate.resolve())} if args.run_surrogate else {})}
     kept = args.out / "landscape.json"
     if kept.is_file() and json.loads(kept.read_text()) != learned:
         print(f"error: the runs in {args.out} are of another landscape ({kept}); give another --out", file=sys.stderr)

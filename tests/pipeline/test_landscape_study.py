@@ -1,6 +1,6 @@
 """tools.landscape_study: the pipeline's own search run on a learned landscape instead of games,
 the same figures from the same seed, the evostone2_cells rule searching on exactly the cells
-the paper's Table 1 counts, and EvoStone2's own loop."""
+the paper's Table 1 counts, EvoStone2's own loop, and a run's final surrogate as the landscape."""
 import json
 
 import numpy as np
@@ -15,7 +15,7 @@ from .helpers import run_pipeline
 @pytest.fixture(scope="module")
 def landscape(tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("landscape") / "run"
-    run_pipeline("algorithm=map_elites", run_dir=run_dir)
+    run_pipeline(run_dir=run_dir)  # DSA-ME: its evaluations train the landscape, its surrogate.pt is a run's
     return landscape_study.Landscape.trained([run_dir / "checkpoint.h5"], DeckSpace.from_pool_file()), run_dir
 
 
@@ -112,3 +112,26 @@ def test_evostone2s_dsa_me_searches_synchronously_on_the_papers_cells(landscape)
     theirs = landscape_study.run_one(land, "dsa_me", "evostone2_dsa_me", seed=3, budget=200)
     assert theirs["evaluations"] == 200
     assert theirs["own_cells"]["coverage"] == theirs["paper_cells"]["coverage"] > 0
+
+
+def test_a_runs_final_surrogate_gives_the_landscapes_three_statistics_by_name(landscape, tmp_path, capsys):
+    from pipeline.report.section6 import kept_surrogate
+    land, run_dir = landscape
+    model, names = kept_surrogate(run_dir)
+    decks = DeckSpace.from_pool_file().random_decks(np.random.default_rng(5), 6)
+    quiet = landscape_study.Landscape(land.model, np.zeros_like(land.noise_sd), land.center)
+    quiet.paper_model = landscape_study.RunSurrogate(run_dir)
+    targets = quiet.targets(decks, np.arange(6), seed=0)
+    predicted = model.predict(decks.astype(np.float32))
+    for i, name in enumerate(("health_difference", "turns", "hand_size")):
+        assert np.allclose(targets[:, i], predicted[:, names.index(name)], atol=1e-5)
+    assert np.allclose(targets[:, 3:], land.model.predict(decks.astype(np.float32))[:, 3:], atol=1e-5)
+
+    args = ["--data", str(run_dir / "checkpoint.h5"), "--seeds", "0", "--budget", "100", "--out", str(tmp_path / "s")]
+    assert landscape_study.main([*args, "--run-surrogate", str(run_dir)]) == 0
+    assert json.loads((tmp_path / "s" / "landscape.json").read_text())["run_surrogate"] == str(run_dir.resolve())
+    assert landscape_study.main([*args, "--run-surrogate", str(tmp_path)]) == 2
+    assert "no surrogate.pt" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        landscape_study.main([*args, "--run-surrogate", str(run_dir), "--paper-surrogate", str(run_dir)])
+    assert exit_.value.code == 2 and "not both" in capsys.readouterr().err
