@@ -12,11 +12,12 @@ drawn from the evaluation's id, so that the results spread as real ones do. With
 surrogates (tools.paper_surrogates) instead, the other statistics from the MLP; with
 --run-surrogate, from a run's own final surrogate (its folder's surrogate.pt: the control that
 says whether a landscape differs for the paper's games or for being a run-trained surrogate);
---noise sets the noise of those three (e.g. a deck's own, from decks evaluated twice). The search is the
-pipeline's own (`experiment=paper`, the algorithm, each rule's overrides). Each run's evaluations
-are scored on EvoStone2's cells (what the paper's Table 1 counts) and on the run's own archive.
-Prints, per rule, mean +- SD over the seeds and Welch's t-test against the first rule, and writes
-the figures of every run as JSON into --out (runs already there are read, not run again).
+--noise sets the noise of those three (e.g. a deck's own, from decks evaluated twice). The
+search is the pipeline's own (`experiment=paper`, the algorithm, each rule's overrides). Each
+run's evaluations are scored on EvoStone2's cells (what the paper's Table 1 counts) and on the
+run's own archive. Prints, per rule, mean +- SD over the seeds and Welch's t-test against the
+first rule, and writes the figures of every run as JSON into --out (runs already there are read,
+not run again).
 """
 from __future__ import annotations
 
