@@ -187,7 +187,7 @@ class RunSurrogate:
         self.columns = [names.index(name) for name in PAPER_STATISTICS]
 
     def predict(self, decks: np.ndarray) -> np.ndarray:
-        return self.model.predict(np.asarray(decks, dtype=np.float32)).astype(np.float64)[:, self.columns]
+        return self.model.predict(decks).astype(np.float64)[:, self.columns]
 
 
 class LandscapeGames:
@@ -286,10 +286,11 @@ def main(argv=None) -> int:
     parser.add_argument("--spread", type=float, nargs="+", default=[1.0], metavar="FACTOR",
                         help="the landscape's spread of turns and hand size about their mean: one factor for "
                              "both, or turns' then hand size's (default 1: as learned)")
-    parser.add_argument("--paper-surrogate", type=Path, help="a folder with one of the paper's surrogates "
-                        "(tools.paper_surrogates): health difference, turns and hand size come from it")
-    parser.add_argument("--run-surrogate", type=Path, metavar="RUN", help="a run folder with surrogate.pt: "
-                        "health difference, turns and hand size come from the run's final surrogate")
+    surrogate = parser.add_mutually_exclusive_group()
+    surrogate.add_argument("--paper-surrogate", type=Path, help="a folder with one of the paper's surrogates "
+                           "(tools.paper_surrogates): health difference, turns and hand size come from it")
+    surrogate.add_argument("--run-surrogate", type=Path, metavar="RUN", help="a run folder with surrogate.pt: "
+                           "health difference, turns and hand size come from the run's final surrogate")
     parser.add_argument("--noise", type=float, nargs=3, metavar=("HEALTH", "TURNS", "HAND"),
                         help="the noise SD of health difference, turns and hand size (default: the held-out "
                              "residuals')")
@@ -297,8 +298,6 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if len(args.spread) > 2:
         parser.error("--spread takes one factor (turns and hand size) or two (turns, hand size)")
-    if args.paper_surrogate and args.run_surrogate:
-        parser.error("give --paper-surrogate or --run-surrogate, not both")
     spread = args.spread[0] if len(args.spread) == 1 else args.spread  # one: as the studies kept it
     import torch
 

@@ -134,4 +134,4 @@ def test_a_runs_final_surrogate_gives_the_landscapes_three_statistics_by_name(la
     assert "no surrogate.pt" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         landscape_study.main([*args, "--run-surrogate", str(run_dir), "--paper-surrogate", str(run_dir)])
-    assert exit_.value.code == 2 and "not both" in capsys.readouterr().err
+    assert exit_.value.code == 2 and "not allowed with argument --run-surrogate" in capsys.readouterr().err
