@@ -7,23 +7,29 @@ Three libraries pick their kernels from the CPU they find, and each choice chang
 (measured: docs/pipeline.md#the-same-numbers-on-any-machine): torch's own vectorised kernels
 (ELU, Adam, reductions: AVX2 or AVX-512), MKL's matrix products under torch's Linear layers,
 and numba's compiled inner loop (its fastmath reductions are as wide as the CPU's vectors).
-Each is pinned here to the AVX2 path, which every x86-64 CPU since 2013 runs and which is what
-they choose unpinned on an AVX2 machine. This must run before numba is imported and before
-torch's first operation: `pipeline/__init__.py` calls it first thing.
+Each is pinned here to a path that any x86-64 CPU with AVX2 and FMA (Intel's or AMD's, since
+2013) runs as the same instructions. This must run before numba is imported and before torch's
+first operation: `pipeline/__init__.py` calls it first thing.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import platform
 
-# Each library's setting for the AVX2 path. The values win over the environment's: a run's
-# numbers must not depend on what a shell or a cluster's module system happened to set.
-AVX2_PATH = {
-    "ATEN_CPU_CAPABILITY": "avx2",   # torch's vectorised kernels
-    "MKL_CBWR": "AVX2,STRICT",       # MKL's conditional numerical reproducibility, also across threads
+# Each library's setting. The values win over the environment's: a run's numbers must not depend
+# on what a shell or a cluster's module system happened to set.
+PINNED_PATH = {
+    "ATEN_CPU_CAPABILITY": "avx2",   # torch's vectorised kernels: its own code, the same on any vendor's CPU
+    # MKL keeps an ISA branch (AVX2, AVX512, ...) on Intel CPUs only; elsewhere it silently runs its
+    # AUTO dispatch (oneMKL developer guide, conditional numerical reproducibility). COMPATIBLE
+    # (SSE2 without approximate reciprocals) is the branch it keeps on every vendor's CPU; STRICT
+    # makes it the same across thread counts too.
+    "MKL_CBWR": "COMPATIBLE,STRICT",
     "NUMBA_CPU_NAME": "haswell",     # numba compiles for the first AVX2 + FMA CPU, not the host
 }
 NEEDS = ("avx2", "fma")  # CPU flags the pinned path executes
+MKL_BRANCH_COMPATIBLE, MKL_STRICT = 3, 0x10000  # mkl_cbwr_get's codes (MKL_CBWR_COMPATIBLE, _STRICT)
 
 
 def cpu_flags() -> set[str]:
@@ -38,12 +44,24 @@ def cpu_flags() -> set[str]:
 
 
 def pin() -> bool:
-    """Pins the AVX2 path where the CPU runs it; False where it cannot (not x86-64, or no AVX2
-    and FMA): there the numbers may differ from an AVX2 machine's in the last bits."""
+    """Pins the path where the CPU runs it; False where it cannot (not x86-64, or no AVX2 and
+    FMA): there the numbers may differ from a pinned machine's in the last bits."""
     if platform.machine() not in ("x86_64", "AMD64") or not set(NEEDS) <= cpu_flags():
         return False
-    os.environ.update(AVX2_PATH)
+    os.environ.update(PINNED_PATH)
     return True
+
+
+def mkl_branch() -> int | None:
+    """The branch and STRICT flag MKL runs in this process (mkl_cbwr_get's MKL_CBWR_ALL), or None
+    where torch's MKL cannot be asked. MKL settles its branch at its first call, so this makes one."""
+    import torch
+    torch.ones(2, 2) @ torch.ones(2, 2)
+    try:
+        lib = ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"))
+        return int(lib.mkl_serv_cbwr_get(-1))  # torch exports MKL's service layer under this name
+    except (OSError, AttributeError):
+        return None
 
 
 PINNED = pin()

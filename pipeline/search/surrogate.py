@@ -24,7 +24,9 @@ from .kernel_data import Network
 
 # The protocol's MLP (27,800 weights, batches of 64) is far too small for more CPU threads to
 # pay: one thread trains it fastest (2.1 s against 39 s with two on a loaded 2-core machine)
-# and makes the numbers independent of the machine's core count.
+# and makes the numbers independent of the machine's core count. Predictions take one thread
+# too: MKL's COMPATIBLE branch (pipeline/float_paths.py) gives other last bits on two threads,
+# STRICT or not.
 TRAIN_THREADS = 1
 
 
@@ -133,9 +135,10 @@ class Surrogate:
     def predict(self, x: np.ndarray, chunk: int = 65536) -> np.ndarray:
         self.model.eval()
         out = []
-        for start in range(0, len(x), chunk):
-            xb = torch.as_tensor(np.asarray(x[start:start + chunk], dtype=np.float32), device=self.device)
-            out.append(self.model(xb).cpu().numpy())
+        with training.cpu_threads(TRAIN_THREADS):
+            for start in range(0, len(x), chunk):
+                xb = torch.as_tensor(np.asarray(x[start:start + chunk], dtype=np.float32), device=self.device)
+                out.append(self.model(xb).cpu().numpy())
         return np.concatenate(out) if out else np.zeros((0, self.n_targets), np.float32)
 
     def mse(self, x: np.ndarray, y: np.ndarray) -> float:
