@@ -36,9 +36,7 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-import yaml
 
-from pipeline.deck_space import DeckSpace
 from pipeline.search import run_files
 from workers.engine.game import new_game
 from workers.engine.rng import derive
@@ -126,8 +124,7 @@ def play_deck(deck: Sequence[str], rate: float, games: int, seed: int) -> dict:
 def chosen_decks(run: Path, elites: int, randoms: int, seed: int = 0) -> dict[str, list[tuple[int, list[str]]]]:
     """(eval id, card ids) of `elites` archive elites and `randoms` of the first 100
     evaluations, drawn with `seed`."""
-    space = DeckSpace.from_config(yaml.safe_load((run / "config.yaml").read_text())["deck_space"])
-    decks = run_files.read_decks(run / run_files.DECKS_FILE, space)
+    decks = run_files.read_run_decks(run)
     with open(run / "archive.csv", newline="") as f:
         elite_ids = sorted(int(row["eval_id"]) for row in csv.DictReader(f))
     draw = np.random.default_rng(seed)

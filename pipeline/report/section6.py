@@ -50,8 +50,7 @@ def kept_evaluations(folder: Path) -> tuple[np.ndarray, dict[str, np.ndarray]] |
     path = Path(folder) / run_files.DECKS_FILE
     if not path.is_file():
         return None
-    config = yaml.safe_load((Path(folder) / "config.yaml").read_text())
-    decks = run_files.read_decks(path, DeckSpace.from_config(config["deck_space"]))
+    decks = run_files.read_run_decks(folder)
     table = np.genfromtxt(Path(folder) / run_files.EVALUATIONS_CSV, delimiter=",", names=True)
     return decks, {name: np.atleast_1d(table[name])[:len(decks)] for name in table.dtype.names}
 
@@ -91,8 +90,7 @@ def kept_surrogate_elites(folder: Path) -> tuple[dict[str, np.ndarray], str] | N
     path = Path(folder) / run_files.SURROGATE_ELITES_FILE
     if not path.is_file():
         return None
-    config = yaml.safe_load((Path(folder) / "config.yaml").read_text())
-    decks = run_files.read_decks(path, DeckSpace.from_config(config["deck_space"]))
+    decks = run_files.read_run_decks(folder, run_files.SURROGATE_ELITES_FILE)
     with np.load(path) as data:
         cells = data["cell"].astype(np.int64)
     return {"solution": decks, "index": cells}, hashlib.sha256(path.read_bytes()).hexdigest()

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+import yaml
 
 from ..deck_space import DeckSpace
 from ..state.checkpoint import new_private_file, write_error
@@ -218,6 +219,13 @@ def write_surrogate_elites(run_dir: Path, elites: dict[str, np.ndarray], space: 
     without the checkpoint; a few tens of KB."""
     write_decks(run_dir, elites["solution"], space, SURROGATE_ELITES_FILE,
                 cell=np.asarray(elites["index"], dtype=np.int64))
+
+
+def read_run_decks(run_dir: Path, name: str = DECKS_FILE) -> np.ndarray:
+    """A run folder's decks file (decks.npz, or surrogate_elites.npz) as card counts over the pool
+    its config.yaml names."""
+    config = yaml.safe_load((Path(run_dir) / "config.yaml").read_text())
+    return read_decks(Path(run_dir) / name, DeckSpace.from_config(config["deck_space"]))
 
 
 def read_decks(path: Path, space: DeckSpace) -> np.ndarray:
