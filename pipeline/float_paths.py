@@ -30,17 +30,28 @@ PINNED_PATH = {
 }
 NEEDS = ("avx2", "fma")  # CPU flags the pinned path executes
 MKL_BRANCH_COMPATIBLE, MKL_STRICT = 3, 0x10000  # mkl_cbwr_get's codes (MKL_CBWR_COMPATIBLE, _STRICT)
+MKL_BRANCHES = {2: "AUTO", 3: "COMPATIBLE", 4: "SSE2", 8: "SSE4_2", 9: "AVX", 10: "AVX2", 12: "AVX512",
+                14: "AVX512_E1"}  # the oneMKL reference's named constants for CNR control
 
 
-def cpu_flags() -> set[str]:
+def _cpuinfo(field: str) -> str:
+    """The first value of a /proc/cpuinfo field ("" where there is none)."""
     try:
         with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
             for line in info:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
+                if line.startswith(field):
+                    return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return set()
+    return ""
+
+
+def cpu_flags() -> set[str]:
+    return set(_cpuinfo("flags").split())
+
+
+def cpu_model() -> str:
+    return _cpuinfo("model name") or platform.machine()
 
 
 def pin() -> bool:
@@ -62,6 +73,14 @@ def mkl_branch() -> int | None:
         return int(lib.mkl_serv_cbwr_get(-1))  # torch exports MKL's service layer under this name
     except (OSError, AttributeError):
         return None
+
+
+def describe_mkl_branch(code: int | None) -> str:
+    """mkl_branch()'s code as MKL_CBWR spells it ("COMPATIBLE,STRICT")."""
+    if code is None:
+        return "unknown"
+    name = MKL_BRANCHES.get(code & ~MKL_STRICT, str(code & ~MKL_STRICT))
+    return name + (",STRICT" if code & MKL_STRICT else "")
 
 
 PINNED = pin()

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 from omegaconf import OmegaConf
 
+from pipeline import float_paths
 from pipeline.cluster.evaluation import BatchTiming
 from pipeline.deck_space import DeckSpace
 from pipeline.run_errors import PipelineError
@@ -124,9 +125,12 @@ def main(argv=None) -> int:
     if diverged is not None:
         print(f"diverged at evaluation {diverged}: the search chose another deck than the run evaluated "
               f"(the first {diverged} are the same){'; ' + str(threads) if threads else ''}")
-        return 1
-    print(f"the same: the search asked for the run's {done} decks in order{'; ' + str(threads) if threads else ''}")
-    return 0
+    else:
+        print(f"the same: the search asked for the run's {done} decks in order{'; ' + str(threads) if threads else ''}")
+    # what the numbers hung on here, to set beside another machine's replay
+    print(f"computed on {float_paths.cpu_model()}, CPU paths {'pinned' if float_paths.PINNED else 'not pinned'}, "
+          f"MKL's branch {float_paths.describe_mkl_branch(float_paths.mkl_branch())}")
+    return 1 if diverged is not None else 0
 
 
 if __name__ == "__main__":

@@ -104,6 +104,7 @@ def test_a_run_is_the_same_on_one_thread_or_two_and_whatever_cpu_paths_are_asked
                               capture_output=True, text=True, timeout=600)
     assert replayed.returncode == 0 and "the same: the search asked for the run's 80 decks" in replayed.stdout, \
         replayed.stdout + replayed.stderr[-2000:]
+    assert "CPU paths pinned, MKL's branch COMPATIBLE,STRICT" in replayed.stdout  # said, to compare machines by
 
 
 def test_replay_names_the_first_evaluation_where_a_search_chose_another_deck(tmp_path):
