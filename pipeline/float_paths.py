@@ -23,8 +23,8 @@ PINNED_PATH = {
     "ATEN_CPU_CAPABILITY": "avx2",   # torch's vectorised kernels: its own code, the same on any vendor's CPU
     # MKL keeps an ISA branch (AVX2, AVX512, ...) on Intel CPUs only; elsewhere it silently runs its
     # AUTO dispatch (oneMKL developer guide, conditional numerical reproducibility). COMPATIBLE
-    # (SSE2 without approximate reciprocals) is the branch it keeps on every vendor's CPU; STRICT
-    # makes it the same across thread counts too.
+    # (SSE2 without approximate reciprocals) is the branch it keeps on every vendor's CPU. Even
+    # STRICT, it gives other last bits on two threads (measured): the surrogate runs on one.
     "MKL_CBWR": "COMPATIBLE,STRICT",
     "NUMBA_CPU_NAME": "haswell",     # numba compiles for the first AVX2 + FMA CPU, not the host
 }
