@@ -29,7 +29,7 @@ PINNED_PATH = {
     "NUMBA_CPU_NAME": "haswell",     # numba compiles for the first AVX2 + FMA CPU, not the host
 }
 NEEDS = ("avx2", "fma")  # CPU flags the pinned path executes
-MKL_BRANCH_COMPATIBLE, MKL_STRICT = 3, 0x10000  # mkl_cbwr_get's codes (MKL_CBWR_COMPATIBLE, _STRICT)
+MKL_STRICT = 0x10000  # mkl_cbwr_get's flag for strict CNR (MKL_CBWR_STRICT)
 MKL_BRANCHES = {2: "AUTO", 3: "COMPATIBLE", 4: "SSE2", 8: "SSE4_2", 9: "AVX", 10: "AVX2", 12: "AVX512",
                 14: "AVX512_E1"}  # the oneMKL reference's named constants for CNR control
 

@@ -47,21 +47,23 @@ SURROGATE_DIGEST = textwrap.dedent("""
 needs_pin = pytest.mark.skipif(not float_paths.PINNED, reason="this CPU cannot run the pinned AVX2 path")
 
 
-def _mkl_branch(env: dict, after: str = "") -> int:
-    ask = f"import os, pipeline\n{after}\nfrom pipeline.float_paths import mkl_branch\nprint(mkl_branch())"
+def _mkl_branch(env: dict, after: str = "") -> str:
+    """The branch MKL runs in a fresh process, as MKL_CBWR spells it."""
+    ask = (f"import os, pipeline\n{after}\nfrom pipeline.float_paths import describe_mkl_branch, mkl_branch\n"
+           "print(describe_mkl_branch(mkl_branch()))")
     done = subprocess.run([sys.executable, "-c", ask], cwd=ROOT, env={**os.environ, **env},
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    return int(done.stdout)
+    return done.stdout.strip()
 
 
 @needs_pin
 def test_mkl_runs_its_compatible_branch_whatever_the_environment_asks():
     """MKL keeps an ISA branch such as AVX2 on Intel CPUs only (elsewhere it runs its AUTO
     dispatch), so the pin asks for the one branch it keeps on any vendor's CPU, strictly."""
-    assert _mkl_branch({"MKL_CBWR": "AVX2"}) == float_paths.MKL_BRANCH_COMPATIBLE | float_paths.MKL_STRICT
+    assert _mkl_branch({"MKL_CBWR": "AVX2"}) == "COMPATIBLE,STRICT"
     # the control: asked after the pin, MKL runs another branch, and the reading says so
-    assert _mkl_branch({}, after="os.environ['MKL_CBWR'] = 'AUTO'") == 2  # MKL_CBWR_AUTO
+    assert _mkl_branch({}, after="os.environ['MKL_CBWR'] = 'AUTO'") == "AUTO"
 
 
 def _digest(env: dict, after: str = "") -> str:
